@@ -1,0 +1,54 @@
+"""dama: a pure-Python rules engine for Czech, international and Brazilian draughts.
+
+>>> import dama
+>>> board = dama.Board("czech")
+>>> [str(m) for m in board.legal_moves][:3]
+['21-17', '22-17', '22-18']
+"""
+
+from __future__ import annotations
+
+from .board import BLACK, WHITE, Board, Color, Move, Piece
+from .errors import (
+    AmbiguousMoveError,
+    DamaError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidPdnError,
+    InvalidSquareError,
+    InvalidVariantError,
+)
+from .geometry import Bitboard, Square
+from .notation import parse_square, square_name
+from .variants import VARIANT_NAMES, VARIANTS, Variant, find_variant
+
+__version__ = "0.1.0"
+#: bumped whenever move generation or the solver changes results; stored with every proof
+ENGINE_VERSION = "dama-0.1.0"
+
+__all__ = [
+    "BLACK",
+    "ENGINE_VERSION",
+    "VARIANTS",
+    "VARIANT_NAMES",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Bitboard",
+    "Board",
+    "Color",
+    "DamaError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPdnError",
+    "InvalidSquareError",
+    "InvalidVariantError",
+    "Move",
+    "Piece",
+    "Square",
+    "Variant",
+    "find_variant",
+    "parse_square",
+    "square_name",
+]

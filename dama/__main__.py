@@ -1,0 +1,155 @@
+"""Command line: ``python -m dama moves|perft|solve|explain|svg ...``.
+
+Bad input (unknown variant, bad FEN, depth out of range) exits with status 2 and one line on
+stderr saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .board import Board
+from .errors import DamaError
+from .variants import VARIANT_NAMES
+
+MAX_PERFT_DEPTH = 15
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _board(args: argparse.Namespace) -> Board:
+    return Board(args.variant, args.fen) if args.fen else Board(args.variant)
+
+
+def _fail(message: str) -> NoReturn:
+    sys.stderr.write(f"dama: error: {message}\n")
+    raise SystemExit(2)
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    board = _board(args)
+    out = []
+    for m in board.generate_legal_moves():
+        if args.routes:
+            out.extend(m.route_str(i) for i in range(len(m.routes)))
+        else:
+            out.append(m.route_str(0))
+    for line in out:
+        print(line)
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    if not 1 <= args.depth <= MAX_PERFT_DEPTH:
+        _fail(f"--depth must be between 1 and {MAX_PERFT_DEPTH}, not {args.depth}")
+    board = _board(args)
+    if args.divide:
+        from .perft import divide
+
+        t0 = time.perf_counter()
+        total = 0
+        for m, n in divide(board, args.depth):
+            print(f"{m.route_str(0)} {n}")
+            total += n
+        dt = time.perf_counter() - t0
+        print(f"{args.depth} {total} {dt:.3f} {int(total / dt) if dt > 0 else 0}")
+        return 0
+    for d in range(1, args.depth + 1):
+        t0 = time.perf_counter()
+        n = board.perft(d)
+        dt = time.perf_counter() - t0
+        print(f"{d} {n} {dt:.3f} {int(n / dt) if dt > 0 else 0}", flush=True)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    board = _board(args)
+    exp = board.explain_illegal(args.move)
+    if exp is None:
+        print(f"{args.move} is legal")
+        return 0
+    print(json.dumps({"code": exp.code, "article": exp.article, "en": exp.message_en, "cs": exp.message_cs}, ensure_ascii=False))
+    return 1
+
+
+def cmd_svg(args: argparse.Namespace) -> int:
+    from .svg import board_svg
+
+    print(board_svg(_board(args), flipped=args.flipped))
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .solve import cli_solve
+
+    return cli_solve(args, _board(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m dama", description="The dama draughts rules engine.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--variant",
+            required=True,
+            metavar="V",
+            help=f"the variant: {', '.join(VARIANT_NAMES)}",
+        )
+        sp.add_argument(
+            "--fen",
+            metavar="FEN",
+            help="the position in PDN FEN, e.g. W:W31-50:B1-20 (default: the start position)",
+        )
+
+    sp = sub.add_parser("moves", help="list the legal moves, one per line, as full routes")
+    common(sp)
+    sp.add_argument("--routes", action="store_true", help="print every capture route, not one per move")
+    sp.set_defaults(func=cmd_moves)
+
+    sp = sub.add_parser("perft", help="count leaf nodes (equivalent routes counted once)")
+    common(sp)
+    sp.add_argument("--depth", type=int, required=True, metavar="N", help=f"plies, 1-{MAX_PERFT_DEPTH}")
+    sp.add_argument("--divide", action="store_true", help="print the count below each legal move")
+    sp.set_defaults(func=cmd_perft)
+
+    sp = sub.add_parser("explain", help="say which rule a move breaks (exit 1 when illegal)")
+    common(sp)
+    sp.add_argument("move", help="the move text, e.g. 32-28 or c3-d4")
+    sp.set_defaults(func=cmd_explain)
+
+    sp = sub.add_parser("svg", help="print the position as an SVG diagram")
+    common(sp)
+    sp.add_argument("--flipped", action="store_true", help="Black at the bottom")
+    sp.set_defaults(func=cmd_svg)
+
+    sp = sub.add_parser("solve", help="prove a puzzle: print the verdict as JSON")
+    common(sp)
+    sp.add_argument("--goal", required=True, help="capture | gain:N | win")
+    sp.add_argument("--moves", type=int, default=None, metavar="H", help="horizon in moves of the side to move")
+    sp.add_argument("--seconds", type=float, default=None, metavar="S", help="time limit")
+    sp.add_argument("--nodes", type=int, default=None, metavar="N", help="node limit")
+    sp.set_defaults(func=cmd_solve)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except DamaError as e:
+        _fail(str(e))
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

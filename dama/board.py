@@ -1,0 +1,672 @@
+"""Positions, moves, legal move generation, make/unmake and perft.
+
+>>> b = Board("czech")
+>>> len(b.legal_moves)
+7
+>>> m = b.parse_move("22-18")
+>>> b.push(m); b.turn == BLACK
+True
+>>> b.pop() == m
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from .errors import InvalidSquareError
+from .geometry import Bitboard, Geometry, Square, geometry
+from .variants import Variant, find_variant
+
+if TYPE_CHECKING:
+    from .explain import Explanation
+    from .outcome import Outcome
+
+Color = bool
+WHITE: Color = True
+BLACK: Color = False
+COLOR_NAMES = {WHITE: "white", BLACK: "black"}
+
+#: an internal capture route: (landing bits, captured bits), both in jump order
+_Route = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class Piece(NamedTuple):
+    color: Color
+    king: bool
+
+    def symbol(self) -> str:
+        """``w``/``b`` for men, ``W``/``B`` for kings."""
+        s = "w" if self.color else "b"
+        return s.upper() if self.king else s
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Move:
+    """A legal move: start, end, landing squares, captured squares in jump order, crowning.
+
+    Routes with the same start, end and captured set give the same position: they are one move,
+    which keeps every route in ``routes`` (each a tuple of squares from start to end). ``path`` and
+    ``captured`` describe the first route. Equality and hashing use (start, end, captured set).
+    """
+
+    start: Square
+    end: Square
+    path: tuple[Square, ...]
+    captured: tuple[Square, ...]
+    crowns: bool
+    routes: tuple[tuple[Square, ...], ...]
+    #: captured squares of each route, in jump order, parallel to ``routes``
+    route_captures: tuple[tuple[Square, ...], ...] = ()
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    @property
+    def captured_set(self) -> frozenset[Square]:
+        return frozenset(self.captured)
+
+    def key(self) -> tuple[Square, Square, frozenset[Square]]:
+        return (self.start, self.end, frozenset(self.captured))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __str__(self) -> str:
+        return f"{self.start}{'x' if self.captured else '-'}{self.end}"
+
+    def route_str(self, index: int = 0) -> str:
+        """The full route in numeric notation, e.g. ``46x37x48x25``."""
+        sep = "x" if self.captured else "-"
+        return sep.join(str(s) for s in self.routes[index])
+
+    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
+        return (self.start, self.end, tuple(sorted(self.captured)))
+
+
+class _State(NamedTuple):
+    white: int
+    black: int
+    kings: int
+    turn: bool
+    quiet_plies: int
+    endgame_key: tuple[object, ...]
+    endgame_plies: int
+    ply: int
+    move: Move | None
+    #: the repetition history replaced by an irreversible move (None: the move appended to it)
+    history: list[tuple[int, int, int, bool]] | None
+
+
+_ZOBRIST_RNG = random.Random(20061001)
+_ZOBRIST: dict[int, list[list[int]]] = {}
+
+
+def _zobrist_table(nbits: int) -> list[list[int]]:
+    tab = _ZOBRIST.get(nbits)
+    if tab is None:
+        tab = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(nbits + 1)] for _ in range(4)]
+        _ZOBRIST[nbits] = tab
+    return tab
+
+
+_ZOBRIST_BLACK_TO_MOVE = 0x9E3779B97F4A7C15
+
+
+class Board:
+    """A draughts position of one variant, with its move stack.
+
+    ``Board("czech")`` is the start position; ``Board("czech", fen)`` or :meth:`from_fen` a set-up one.
+    """
+
+    variant: Variant
+    geo: Geometry
+    white: Bitboard  #: White's pieces (internal bit layout)
+    black: Bitboard
+    kings: Bitboard
+    turn: Color
+
+    def __init__(self, variant: str | Variant = "international", fen: str | None = None) -> None:
+        self.variant = find_variant(variant)
+        self.geo = geometry(self.variant.size)
+        self._stack: list[_State] = []
+        self._history: list[tuple[int, int, int, bool]] = []
+        self.quiet_plies = 0
+        self.endgame_plies = 0
+        self.ply = 0
+        if fen is None:
+            self.reset()
+        else:
+            from .fen import parse_fen
+
+            parse_fen(fen, self)
+        self._start_history()
+
+    # -- set-up -------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Set the start position of the variant, White to move."""
+        g = self.geo
+        n = self.variant.men_per_side
+        self.black = g.bb(range(1, n + 1))
+        self.white = g.bb(range(g.squares - n + 1, g.squares + 1))
+        self.kings = 0
+        self.turn = WHITE
+        self.clear_stack()
+
+    def clear(self) -> None:
+        """Remove every piece (White to move)."""
+        self.white = self.black = self.kings = 0
+        self.turn = WHITE
+        self.clear_stack()
+
+    def clear_stack(self) -> None:
+        self._stack = []
+        self.quiet_plies = 0
+        self.ply = 0
+        self._start_history()
+
+    def _start_history(self) -> None:
+        self._history = [self.key()]
+        self.endgame_key = self._endgame_key()
+        self.endgame_plies = 0
+
+    @classmethod
+    def from_fen(cls, fen: str, variant: str | Variant = "international") -> Board:
+        return cls(variant, fen)
+
+    def fen(self, algebraic: bool | None = None) -> str:
+        """The position in PDN FEN, e.g. ``W:W31,32:B10,12``."""
+        from .fen import board_fen
+
+        return board_fen(self, algebraic=algebraic)
+
+    def copy(self, stack: bool = True) -> Board:
+        b = object.__new__(type(self))
+        b.variant = self.variant
+        b.geo = self.geo
+        b.white, b.black, b.kings, b.turn = self.white, self.black, self.kings, self.turn
+        b.quiet_plies, b.ply = self.quiet_plies, self.ply
+        b.endgame_key, b.endgame_plies = self.endgame_key, self.endgame_plies
+        b._stack = list(self._stack) if stack else []
+        b._history = list(self._history) if stack else [self.key()]
+        return b
+
+    def key(self) -> tuple[int, int, int, bool]:
+        """An exact, hashable key of the position and side to move (repetitions, tables)."""
+        return (self.white, self.black, self.kings, self.turn)
+
+    def zobrist_hash(self) -> int:
+        """A 64-bit Zobrist hash of the position and side to move."""
+        tab = _zobrist_table(len(self.geo.square_of))
+        h = 0 if self.turn else _ZOBRIST_BLACK_TO_MOVE
+        for kind, bb in enumerate(
+            (
+                self.white & ~self.kings,
+                self.white & self.kings,
+                self.black & ~self.kings,
+                self.black & self.kings,
+            )
+        ):
+            t = tab[kind]
+            while bb:
+                low = bb & -bb
+                h ^= t[low.bit_length() - 1]
+                bb ^= low
+        return h
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.variant == other.variant and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash((self.variant.name, self.key()))
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, {self.fen()!r})"
+
+    def __str__(self) -> str:
+        g = self.geo
+        rows = []
+        for r in range(g.size):
+            cells = []
+            for c in range(g.size):
+                sq = g.square_at(r, c)
+                if sq is None:
+                    cells.append(" ")
+                else:
+                    p = self.piece_at(sq)
+                    cells.append(p.symbol() if p else ".")
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+    # -- pieces -------------------------------------------------------------------------
+    def _check_square(self, sq: int) -> int:
+        if not isinstance(sq, int) or not 1 <= sq <= self.geo.squares:
+            raise InvalidSquareError(f"square {sq!r} is not on the board (1-{self.geo.squares})")
+        return 1 << self.geo.bit_of[sq]
+
+    def piece_at(self, sq: Square) -> Piece | None:
+        bit = self._check_square(sq)
+        if self.white & bit:
+            return Piece(WHITE, bool(self.kings & bit))
+        if self.black & bit:
+            return Piece(BLACK, bool(self.kings & bit))
+        return None
+
+    def set_piece_at(self, sq: Square, piece: Piece | None) -> None:
+        """Put ``piece`` on ``sq`` (None empties it). Clears the move stack."""
+        bit = self._check_square(sq)
+        self.white &= ~bit
+        self.black &= ~bit
+        self.kings &= ~bit
+        if piece is not None:
+            if piece.color:
+                self.white |= bit
+            else:
+                self.black |= bit
+            if piece.king:
+                self.kings |= bit
+        self.clear_stack()
+
+    def pieces(self, color: Color, king: bool | None = None) -> list[Square]:
+        """Squares of ``color``'s pieces (all, only kings, or only men)."""
+        bb = self.white if color else self.black
+        if king is True:
+            bb &= self.kings
+        elif king is False:
+            bb &= ~self.kings
+        return self.geo.squares_of(bb)
+
+    def count(self, color: Color) -> tuple[int, int]:
+        """(men, kings) of ``color``."""
+        bb = self.white if color else self.black
+        return ((bb & ~self.kings).bit_count(), (bb & self.kings).bit_count())
+
+    def material(self, color: Color) -> int:
+        """Material of ``color``: man = 1, king = 3."""
+        men, kings = self.count(color)
+        return men + 3 * kings
+
+    # -- move generation (internal) ----------------------------------------------------
+    def _man_routes(self, b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]) -> list[_Route]:
+        nbr = self.geo.neighbour
+        res: list[_Route] = []
+        for d in dirs:
+            v = nbr[b][d]
+            if v < 0:
+                continue
+            vb = 1 << v
+            if not opp & vb or captured & vb:
+                continue
+            land = nbr[v][d]
+            if land < 0 or (occ >> land) & 1:
+                continue
+            sub = self._man_routes(land, occ, opp, captured | vb, dirs)
+            if sub:
+                for lands, caps in sub:
+                    res.append(((land, *lands), (v, *caps)))
+            else:
+                res.append(((land,), (v,)))
+        return res
+
+    def _king_routes(self, b: int, occ: int, opp: int, captured: int) -> list[_Route]:
+        res: list[_Route] = []
+        for ray in self.geo.rays[b]:
+            n = len(ray)
+            i = 0
+            while i < n and not (occ >> ray[i]) & 1:
+                i += 1
+            if i >= n:
+                continue
+            v = ray[i]
+            vb = 1 << v
+            if not opp & vb or captured & vb:
+                continue
+            i += 1
+            lands = []
+            while i < n and not (occ >> ray[i]) & 1:
+                lands.append(ray[i])
+                i += 1
+            if not lands:
+                continue
+            ncap = captured | vb
+            cont: list[_Route] = []
+            term: list[_Route] = []
+            for land in lands:
+                sub = self._king_routes(land, occ, opp, ncap)
+                if sub:
+                    for la, ca in sub:
+                        cont.append(((land, *la), (v, *ca)))
+                else:
+                    term.append(((land,), (v,)))
+            res.extend(cont if cont else term)
+        return res
+
+    def _capture_routes(self) -> list[tuple[int, _Route]]:
+        """Every complete capture route allowed by the variant's priority rules: (start bit, route)."""
+        own, opp = (self.white, self.black) if self.turn else (self.black, self.white)
+        kings = own & self.kings
+        men = own & ~self.kings
+        occ_all = self.white | self.black
+        var = self.variant
+        out: list[tuple[int, _Route]] = []
+        bb = kings
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            b = low.bit_length() - 1
+            for r in self._king_routes(b, occ_all ^ low, opp, 0):
+                out.append((b, r))
+        if not (out and var.king_priority):
+            if var.men_capture_backward:
+                dirs: tuple[int, ...] = (0, 1, 2, 3)
+            else:
+                dirs = (0, 1) if self.turn else (2, 3)
+            bb = men & self._men_that_can_capture(men, opp, occ_all, dirs)
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                b = low.bit_length() - 1
+                for r in self._man_routes(b, occ_all ^ low, opp, 0, dirs):
+                    out.append((b, r))
+        if var.majority_rule and out:
+            best = max(len(r[1]) for _, r in out)
+            out = [x for x in out if len(x[1][1]) == best]
+        return out
+
+    def _men_that_can_capture(self, men: int, opp: int, occ: int, dirs: tuple[int, ...]) -> int:
+        empty = self.geo.valid & ~occ
+        steps = self.geo.steps
+        res = 0
+        for d in dirs:
+            s = steps[d]
+            if s > 0:
+                res |= ((((empty >> s) & opp) >> s) & men)
+            else:
+                s = -s
+                res |= ((((empty << s) & opp) << s) & men)
+        return res
+
+    def has_capture(self) -> bool:
+        """True when the side to move must capture."""
+        own, opp = (self.white, self.black) if self.turn else (self.black, self.white)
+        occ = self.white | self.black
+        if self.variant.men_capture_backward:
+            dirs: tuple[int, ...] = (0, 1, 2, 3)
+        else:
+            dirs = (0, 1) if self.turn else (2, 3)
+        if self._men_that_can_capture(own & ~self.kings, opp, occ, dirs):
+            return True
+        bb = own & self.kings
+        rays = self.geo.rays
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            for ray in rays[low.bit_length() - 1]:
+                n = len(ray)
+                i = 0
+                while i < n and not (occ >> ray[i]) & 1:
+                    i += 1
+                if i + 1 < n and (opp >> ray[i]) & 1 and not (occ >> ray[i + 1]) & 1:
+                    return True
+        return False
+
+    def _quiet_moves(self) -> Iterator[tuple[int, int]]:
+        """(from bit, to bit) of every non-capturing move."""
+        g = self.geo
+        own = self.white if self.turn else self.black
+        occ = self.white | self.black
+        empty = g.valid & ~occ
+        men = own & ~self.kings
+        for d in (0, 1) if self.turn else (2, 3):
+            s = g.steps[d]
+            t = (men >> -s if s < 0 else men << s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                to = low.bit_length() - 1
+                yield (to - s, to)
+        bb = own & self.kings
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            b = low.bit_length() - 1
+            for ray in g.rays[b]:
+                for t2 in ray:
+                    if (occ >> t2) & 1:
+                        break
+                    yield (b, t2)
+
+    # -- public move generation -----------------------------------------------------------
+    def generate_legal_moves(self) -> list[Move]:
+        """The legal moves, one per distinct (start, end, captured set), in a stable order."""
+        g = self.geo
+        sq = g.square_of
+        crown_row = g.white_crown if self.turn else g.black_crown
+        moves: list[Move] = []
+        routes = self._capture_routes()
+        if routes:
+            groups: dict[tuple[int, int, int], list[_Route]] = {}
+            for b, r in routes:
+                capmask = 0
+                for c in r[1]:
+                    capmask |= 1 << c
+                groups.setdefault((b, r[0][-1], capmask), []).append(r)
+            for (b, to, _), rs in groups.items():
+                is_king = bool(self.kings >> b & 1)
+                full = tuple(
+                    sorted(tuple([sq[b]] + [sq[x] for x in lands]) for lands, _c in rs)
+                )
+                caps_by_route = {
+                    tuple([sq[b]] + [sq[x] for x in lands]): tuple(sq[x] for x in caps)
+                    for lands, caps in rs
+                }
+                route_caps = tuple(caps_by_route[f] for f in full)
+                moves.append(
+                    Move(
+                        start=sq[b],
+                        end=sq[to],
+                        path=full[0][1:],
+                        captured=route_caps[0],
+                        crowns=not is_king and bool(crown_row >> to & 1),
+                        routes=full,
+                        route_captures=route_caps,
+                    )
+                )
+        else:
+            for b, to in self._quiet_moves():
+                is_king = bool(self.kings >> b & 1)
+                moves.append(
+                    Move(
+                        start=sq[b],
+                        end=sq[to],
+                        path=(sq[to],),
+                        captured=(),
+                        crowns=not is_king and bool(crown_row >> to & 1),
+                        routes=((sq[b], sq[to]),),
+                        route_captures=((),),
+                    )
+                )
+        moves.sort(key=Move.sort_key)
+        return moves
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves (see :meth:`generate_legal_moves`)."""
+        return self.generate_legal_moves()
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.generate_legal_moves()
+
+    # -- make / unmake --------------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Play ``move`` (which must be legal here; use :meth:`parse_move` for user input)."""
+        g = self.geo
+        frm = 1 << g.bit_of[move.start]
+        to = 1 << g.bit_of[move.end]
+        capmask = 0
+        for c in move.captured:
+            capmask |= 1 << g.bit_of[c]
+        was_king = bool(self.kings & frm)
+        self._stack.append(
+            _State(
+                self.white,
+                self.black,
+                self.kings,
+                self.turn,
+                self.quiet_plies,
+                self.endgame_key,
+                self.endgame_plies,
+                self.ply,
+                move,
+                None,
+            )
+        )
+        kings = self.kings & ~capmask
+        if self.turn:
+            self.white = (self.white & ~frm) | to
+            self.black &= ~capmask
+            crown = g.white_crown
+        else:
+            self.black = (self.black & ~frm) | to
+            self.white &= ~capmask
+            crown = g.black_crown
+        if was_king:
+            kings = (kings & ~frm) | to
+        elif to & crown:
+            kings |= to
+        self.kings = kings
+        self.turn = not self.turn
+        self.ply += 1
+        if capmask or not was_king:
+            self.quiet_plies = 0
+            self._stack[-1] = self._stack[-1]._replace(history=self._history)
+            self._history = [self.key()]
+        else:
+            self.quiet_plies += 1
+            self._history.append(self.key())
+        ek = self._endgame_key()
+        if ek == self.endgame_key:
+            self.endgame_plies += 1
+        else:
+            self.endgame_key = ek
+            self.endgame_plies = 0
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        st = self._stack.pop()
+        (
+            self.white,
+            self.black,
+            self.kings,
+            self.turn,
+            self.quiet_plies,
+            self.endgame_key,
+            self.endgame_plies,
+            self.ply,
+        ) = st[:8]
+        if st.history is not None:
+            self._history = list(st.history)
+        else:
+            self._history.pop()
+        assert st.move is not None
+        return st.move
+
+    def peek(self) -> Move | None:
+        return self._stack[-1].move if self._stack else None
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [st.move for st in self._stack if st.move is not None]
+
+    def push_text(self, text: str) -> Move:
+        """Parse ``text`` as a move here, play it and return it."""
+        m = self.parse_move(text)
+        self.push(m)
+        return m
+
+    # -- repetition and endgame counting --------------------------------------------------
+    def repetitions(self) -> int:
+        """How many times the current position has stood on the board (with this side to move)."""
+        k = self.key()
+        return self._history.count(k)
+
+    def _endgame_key(self) -> tuple[object, ...]:
+        wm, wk = self.count(WHITE)
+        bm, bk = self.count(BLACK)
+        on_diag = False
+        if self.variant.endgame_rule == "czech":
+            # a lone king standing on the main diagonal changes which Czech count applies
+            for side, men, kings in ((self.white, wm, wk), (self.black, bm, bk)):
+                if men == 0 and kings == 1 and side & self.geo.main_diagonal:
+                    on_diag = True
+        return (wm, wk, bm, bk, on_diag)
+
+    # -- notation and explanations (implemented in their own modules) ---------------------
+    def square_name(self, sq: Square, algebraic: bool | None = None) -> str:
+        from .notation import square_text
+
+        return square_text(self, sq, algebraic)
+
+    def parse_square(self, text: str) -> Square:
+        from .notation import parse_square
+
+        return parse_square(text, self.variant)
+
+    def move_text(self, move: Move, algebraic: bool | None = None) -> str:
+        """Short notation: ``32-28``, ``28x19`` (or ``c3-d4`` when algebraic)."""
+        from .notation import move_text
+
+        return move_text(self, move, algebraic=algebraic)
+
+    def route_text(self, move: Move, index: int = 0, algebraic: bool | None = None) -> str:
+        """Full route: ``46x37x48x25``."""
+        from .notation import route_text
+
+        return route_text(self, move, index=index, algebraic=algebraic)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text`` (short or full route, numeric or algebraic).
+
+        Raises :class:`~dama.InvalidMoveError`, :class:`~dama.IllegalMoveError` or
+        :class:`~dama.AmbiguousMoveError`.
+        """
+        from .notation import parse_move
+
+        return parse_move(self, text)
+
+    def explain_illegal(self, text: str) -> Explanation | None:
+        """Why ``text`` is not a legal move here (None when it is legal)."""
+        from .explain import explain_illegal
+
+        return explain_illegal(self, text)
+
+    def outcome(self) -> Outcome | None:
+        """The game's result if it has ended here (a loss or a draw by rule), else None."""
+        from .outcome import outcome
+
+        return outcome(self)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    # -- perft ----------------------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """Leaf nodes at ``depth`` plies, equivalent routes counted once."""
+        from .perft import perft
+
+        return perft(self, depth)
+
+
+def squares_to_bb(board: Board, squares: Iterable[Square]) -> Bitboard:
+    return board.geo.bb(squares)

@@ -1,0 +1,142 @@
+"""Square names and move text: numeric (``32-28``, ``28x19``, ``46x37x48x25``) and algebraic
+(``c3-d4``, ``d4xf6``) on 8x8.
+
+>>> from dama import Board
+>>> b = Board("brazilian")
+>>> b.move_text(b.parse_move("c3-d4"))
+'c3-d4'
+>>> b.move_text(b.parse_move("22-18"), algebraic=False)
+'22-18'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from .geometry import geometry
+from .variants import Variant, find_variant
+
+if TYPE_CHECKING:
+    from .board import Board, Move
+
+_TOKEN_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
+_SQUARE_TEXT = re.compile(r"^(\d{1,2}|[a-jA-J](?:10|[1-9]))$")
+
+
+def parse_square(text: str, variant: str | Variant) -> int:
+    """Square number of ``text`` (``22`` or ``c3``); raises :class:`InvalidSquareError`.
+
+    >>> parse_square("c3", "czech"), parse_square("46", "international")
+    (22, 46)
+    """
+    v = find_variant(variant)
+    g = geometry(v.size)
+    t = str(text).strip()
+    if t.isdigit():
+        sq = int(t)
+        if 1 <= sq <= g.squares:
+            return sq
+        raise InvalidSquareError(f"there is no square {sq}: squares are numbered 1-{g.squares}")
+    sq2 = g.parse(t)
+    if sq2 is None:
+        raise InvalidSquareError(
+            f"{t!r} is not a square: write a number 1-{g.squares} or a dark square's name such as "
+            f"{g.name(g.squares - g.half + 1)}"
+        )
+    return sq2
+
+
+def square_name(sq: int, variant: str | Variant, algebraic: bool = True) -> str:
+    """Name of square ``sq``: algebraic (``c3``) or its number."""
+    v = find_variant(variant)
+    g = geometry(v.size)
+    if not 1 <= sq <= g.squares:
+        raise InvalidSquareError(f"there is no square {sq}: squares are numbered 1-{g.squares}")
+    return g.name(sq) if algebraic else str(sq)
+
+
+def square_text(board: Board, sq: int, algebraic: bool | None = None) -> str:
+    alg = board.variant.algebraic_default if algebraic is None else algebraic
+    return square_name(sq, board.variant, alg)
+
+
+def route_text(board: Board, move: Move, index: int = 0, algebraic: bool | None = None) -> str:
+    """The full route of ``move`` (route ``index``)."""
+    sep = "x" if move.captured else "-"
+    return sep.join(square_text(board, s, algebraic) for s in move.routes[index])
+
+
+def move_text(board: Board, move: Move, algebraic: bool | None = None) -> str:
+    """Shortest unambiguous text of ``move``: ``start-end``/``startxend``, or the full route when
+    another legal move shares the start and end."""
+    sep = "x" if move.captured else "-"
+    short = f"{square_text(board, move.start, algebraic)}{sep}{square_text(board, move.end, algebraic)}"
+    if move.captured:
+        others = [
+            m for m in board.generate_legal_moves() if m.start == move.start and m.end == move.end
+        ]
+        if len(others) > 1:
+            return route_text(board, move, 0, algebraic)
+    return short
+
+
+def tokenize_move(board: Board, text: str) -> tuple[list[int], bool]:
+    """Squares of a move text and whether it is written as a capture. Raises InvalidMoveError."""
+    if not isinstance(text, str):
+        raise InvalidMoveError("a move must be text such as 32-28 or 28x19")
+    t = text.strip().rstrip("!?*+ ")
+    if not t:
+        raise InvalidMoveError("the move is empty: write it like 32-28, 28x19 or c3-d4")
+    is_capture = "x" in t.lower() or ":" in t or "×" in t
+    parts = _TOKEN_SPLIT.split(t)
+    if len(parts) < 2:
+        raise InvalidMoveError(
+            f"{text!r} is not a move: write the start and end squares joined by - (move) or x (capture)"
+        )
+    squares = []
+    for p in parts:
+        if not _SQUARE_TEXT.match(p):
+            raise InvalidMoveError(f"{p!r} in {text!r} is not a square")
+        try:
+            squares.append(parse_square(p, board.variant))
+        except InvalidSquareError as e:
+            raise InvalidMoveError(str(e)) from None
+    return squares, is_capture
+
+
+def _is_subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
+    it = iter(hay)
+    return all(any(x == y for y in it) for x in needle)
+
+
+def matching_moves(board: Board, squares: list[int]) -> list[Move]:
+    """Distinct legal moves whose start and end are the text's and whose route passes, in order,
+    through any landing squares written between them."""
+    start, end, middle = squares[0], squares[-1], squares[1:-1]
+    out = []
+    for m in board.generate_legal_moves():
+        if m.start != start or m.end != end:
+            continue
+        if middle and not any(_is_subsequence(middle, r[1:-1]) for r in m.routes):
+            continue
+        out.append(m)
+    return out
+
+
+def parse_move(board: Board, text: str) -> Move:
+    squares, _ = tokenize_move(board, text)
+    found = matching_moves(board, squares)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        from .explain import explain_illegal
+
+        exp = explain_illegal(board, text)
+        msg = exp.message_en if exp is not None else f"{text.strip()} is not a legal move here"
+        raise IllegalMoveError(msg, exp)
+    routes = [route_text(board, m, 0) for m in found]
+    raise AmbiguousMoveError(
+        f"{text.strip()} is ambiguous: write the full route, one of {', '.join(routes)}", routes
+    )
