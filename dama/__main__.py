@@ -36,7 +36,7 @@ def _fail(message: str) -> NoReturn:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     board = _board(args)
-    out = []
+    out: list[str] = []
     for m in board.generate_legal_moves():
         if args.routes:
             out.extend(m.route_str(i) for i in range(len(m.routes)))
@@ -76,7 +76,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if exp is None:
         print(f"{args.move} is legal")
         return 0
-    print(json.dumps({"code": exp.code, "article": exp.article, "en": exp.message_en, "cs": exp.message_cs}, ensure_ascii=False))
+    print(
+        json.dumps(
+            {"code": exp.code, "article": exp.article, "en": exp.message_en, "cs": exp.message_cs},
+            ensure_ascii=False,
+        )
+    )
     return 1
 
 
@@ -90,7 +95,7 @@ def cmd_svg(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     from .solve import cli_solve
 
-    return cli_solve(args, _board(args))
+    return int(cli_solve(args, _board(args)))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,12 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("moves", help="list the legal moves, one per line, as full routes")
     common(sp)
-    sp.add_argument("--routes", action="store_true", help="print every capture route, not one per move")
+    sp.add_argument(
+        "--routes", action="store_true", help="print every capture route, not one per move"
+    )
     sp.set_defaults(func=cmd_moves)
 
     sp = sub.add_parser("perft", help="count leaf nodes (equivalent routes counted once)")
     common(sp)
-    sp.add_argument("--depth", type=int, required=True, metavar="N", help=f"plies, 1-{MAX_PERFT_DEPTH}")
+    sp.add_argument(
+        "--depth", type=int, required=True, metavar="N", help=f"plies, 1-{MAX_PERFT_DEPTH}"
+    )
     sp.add_argument("--divide", action="store_true", help="print the count below each legal move")
     sp.set_defaults(func=cmd_perft)
 
@@ -134,7 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("solve", help="prove a puzzle: print the verdict as JSON")
     common(sp)
     sp.add_argument("--goal", required=True, help="capture | gain:N | win")
-    sp.add_argument("--moves", type=int, default=None, metavar="H", help="horizon in moves of the side to move")
+    sp.add_argument(
+        "--moves", type=int, default=None, metavar="H", help="horizon in moves of the side to move"
+    )
     sp.add_argument("--seconds", type=float, default=None, metavar="S", help="time limit")
     sp.add_argument("--nodes", type=int, default=None, metavar="N", help="node limit")
     sp.set_defaults(func=cmd_solve)

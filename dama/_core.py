@@ -42,7 +42,9 @@ class Core:
         majority = self.majority
         king_priority = self.king_priority
 
-        def man_caps(b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]) -> list[tuple[int, int]]:
+        def man_caps(
+            b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]
+        ) -> list[tuple[int, int]]:
             res: list[tuple[int, int]] = []
             nb = nbr[b]
             for d in dirs:
@@ -95,7 +97,7 @@ class Core:
                 res.extend(cont if cont else term)
             return res
 
-        all_dirs = (0, 1, 2, 3)
+        all_dirs: tuple[int, ...] = (0, 1, 2, 3)
         s_ul, s_ur, s_dl, s_dr = -steps[0], -steps[1], steps[2], steps[3]
 
         def captures(white: int, black: int, kings: int, turn: bool) -> list[RawMove]:
@@ -118,7 +120,7 @@ class Core:
                 men = own & ~kings
                 empty = valid & ~occ
                 if backward:
-                    dirs = all_dirs
+                    dirs: tuple[int, ...] = all_dirs
                     can = (
                         ((((empty << s_ul) & opp) << s_ul) & men)
                         | ((((empty << s_ur) & opp) << s_ur) & men)
@@ -183,7 +185,9 @@ class Core:
         caps = self.captures(white, black, kings, turn)
         return caps if caps else self.quiets(white, black, kings, turn)
 
-    def make(self, white: int, black: int, kings: int, turn: bool, move: RawMove) -> tuple[int, int, int]:
+    def make(
+        self, white: int, black: int, kings: int, turn: bool, move: RawMove
+    ) -> tuple[int, int, int]:
         """The position after ``move`` (the side to move flips)."""
         frm, to, cap = move
         if kings & frm:

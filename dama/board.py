@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+from ._core import core
 from .errors import InvalidSquareError
 from .geometry import Bitboard, Geometry, Square, geometry
 from .variants import Variant, find_variant
@@ -44,14 +45,28 @@ class Piece(NamedTuple):
         return s.upper() if self.king else s
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """A legal move: start, end, landing squares, captured squares in jump order, crowning.
 
     Routes with the same start, end and captured set give the same position: they are one move,
     which keeps every route in ``routes`` (each a tuple of squares from start to end). ``path`` and
     ``captured`` describe the first route. Equality and hashing use (start, end, captured set).
+    Moves are values: treat them as immutable.
     """
+
+    __slots__ = (
+        "start",
+        "end",
+        "path",
+        "captured",
+        "crowns",
+        "routes",
+        "route_captures",
+        "_frm",
+        "_to",
+        "_cap",
+        "_order",
+    )
 
     start: Square
     end: Square
@@ -60,7 +75,29 @@ class Move:
     crowns: bool
     routes: tuple[tuple[Square, ...], ...]
     #: captured squares of each route, in jump order, parallel to ``routes``
-    route_captures: tuple[tuple[Square, ...], ...] = ()
+    route_captures: tuple[tuple[Square, ...], ...]
+
+    def __init__(
+        self,
+        start: Square,
+        end: Square,
+        path: tuple[Square, ...],
+        captured: tuple[Square, ...],
+        crowns: bool,
+        routes: tuple[tuple[Square, ...], ...],
+        route_captures: tuple[tuple[Square, ...], ...] = (),
+        *,
+        bits: tuple[int, int, int] = (0, 0, 0),
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.path = path
+        self.captured = captured
+        self.crowns = crowns
+        self.routes = routes
+        self.route_captures = route_captures or (captured,)
+        self._frm, self._to, self._cap = bits
+        self._order = (start << 7 | end, tuple(sorted(captured)))
 
     @property
     def is_capture(self) -> bool:
@@ -76,10 +113,13 @@ class Move:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return self.key() == other.key()
+        return self._order == other._order
 
     def __hash__(self) -> int:
-        return hash(self.key())
+        return hash(self._order)
+
+    def __repr__(self) -> str:
+        return f"<Move {self.route_str()}>"
 
     def __str__(self) -> str:
         return f"{self.start}{'x' if self.captured else '-'}{self.end}"
@@ -89,8 +129,11 @@ class Move:
         sep = "x" if self.captured else "-"
         return sep.join(str(s) for s in self.routes[index])
 
-    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
-        return (self.start, self.end, tuple(sorted(self.captured)))
+    def sort_key(self) -> tuple[int, tuple[int, ...]]:
+        return self._order
+
+
+_order_key = attrgetter("_order")
 
 
 class _State(NamedTuple):
@@ -106,6 +149,8 @@ class _State(NamedTuple):
     #: the repetition history replaced by an irreversible move (None: the move appended to it)
     history: list[tuple[int, int, int, bool]] | None
 
+
+_QUIET_CACHE: dict[str, dict[tuple[int, int, bool], Move]] = {}
 
 _ZOBRIST_RNG = random.Random(20061001)
 _ZOBRIST: dict[int, list[list[int]]] = {}
@@ -298,7 +343,9 @@ class Board:
         return men + 3 * kings
 
     # -- move generation (internal) ----------------------------------------------------
-    def _man_routes(self, b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]) -> list[_Route]:
+    def _man_routes(
+        self, b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]
+    ) -> list[_Route]:
         nbr = self.geo.neighbour
         res: list[_Route] = []
         for d in dirs:
@@ -391,10 +438,10 @@ class Board:
         for d in dirs:
             s = steps[d]
             if s > 0:
-                res |= ((((empty >> s) & opp) >> s) & men)
+                res |= (((empty >> s) & opp) >> s) & men
             else:
                 s = -s
-                res |= ((((empty << s) & opp) << s) & men)
+                res |= (((empty << s) & opp) << s) & men
         return res
 
     def has_capture(self) -> bool:
@@ -450,55 +497,60 @@ class Board:
     # -- public move generation -----------------------------------------------------------
     def generate_legal_moves(self) -> list[Move]:
         """The legal moves, one per distinct (start, end, captured set), in a stable order."""
+        routes = self._capture_routes()
+        if not routes:
+            return self._quiet_move_objects()
         g = self.geo
         sq = g.square_of
         crown_row = g.white_crown if self.turn else g.black_crown
+        groups: dict[tuple[int, int, int], list[_Route]] = {}
+        for b, r in routes:
+            capmask = 0
+            for c in r[1]:
+                capmask |= 1 << c
+            groups.setdefault((b, r[0][-1], capmask), []).append(r)
         moves: list[Move] = []
-        routes = self._capture_routes()
-        if routes:
-            groups: dict[tuple[int, int, int], list[_Route]] = {}
-            for b, r in routes:
-                capmask = 0
-                for c in r[1]:
-                    capmask |= 1 << c
-                groups.setdefault((b, r[0][-1], capmask), []).append(r)
-            for (b, to, _), rs in groups.items():
-                is_king = bool(self.kings >> b & 1)
-                full = tuple(
-                    sorted(tuple([sq[b]] + [sq[x] for x in lands]) for lands, _c in rs)
+        for (b, to, capmask), rs in groups.items():
+            is_king = bool(self.kings >> b & 1)
+            by_route = {
+                tuple([sq[b]] + [sq[x] for x in lands]): tuple(sq[x] for x in caps)
+                for lands, caps in rs
+            }
+            full = tuple(sorted(by_route))
+            route_caps = tuple(by_route[f] for f in full)
+            moves.append(
+                Move(
+                    sq[b],
+                    sq[to],
+                    full[0][1:],
+                    route_caps[0],
+                    not is_king and bool(crown_row >> to & 1),
+                    full,
+                    route_caps,
+                    bits=(1 << b, 1 << to, capmask),
                 )
-                caps_by_route = {
-                    tuple([sq[b]] + [sq[x] for x in lands]): tuple(sq[x] for x in caps)
-                    for lands, caps in rs
-                }
-                route_caps = tuple(caps_by_route[f] for f in full)
-                moves.append(
-                    Move(
-                        start=sq[b],
-                        end=sq[to],
-                        path=full[0][1:],
-                        captured=route_caps[0],
-                        crowns=not is_king and bool(crown_row >> to & 1),
-                        routes=full,
-                        route_captures=route_caps,
-                    )
-                )
-        else:
-            for b, to in self._quiet_moves():
-                is_king = bool(self.kings >> b & 1)
-                moves.append(
-                    Move(
-                        start=sq[b],
-                        end=sq[to],
-                        path=(sq[to],),
-                        captured=(),
-                        crowns=not is_king and bool(crown_row >> to & 1),
-                        routes=((sq[b], sq[to]),),
-                        route_captures=((),),
-                    )
-                )
-        moves.sort(key=Move.sort_key)
+            )
+        moves.sort(key=_order_key)
         return moves
+
+    def _quiet_move_objects(self) -> list[Move]:
+        """Non-capturing moves as (cached, immutable) Move objects, sorted."""
+        cache = _QUIET_CACHE.setdefault(self.variant.name, {})
+        out: list[Move] = []
+        kings = self.kings
+        crown_row = self.geo.white_crown if self.turn else self.geo.black_crown
+        for frm, to, _ in core(self.variant).quiets(self.white, self.black, kings, self.turn):
+            crowns = not kings & frm and bool(crown_row & to)
+            key = (frm, to, crowns)
+            m = cache.get(key)
+            if m is None:
+                sq = self.geo.square_of
+                s, e = sq[frm.bit_length() - 1], sq[to.bit_length() - 1]
+                m = Move(s, e, (e,), (), crowns, ((s, e),), ((),), bits=(frm, to, 0))
+                cache[key] = m
+            out.append(m)
+        out.sort(key=_order_key)
+        return out
 
     @property
     def legal_moves(self) -> list[Move]:
@@ -512,11 +564,12 @@ class Board:
     def push(self, move: Move) -> None:
         """Play ``move`` (which must be legal here; use :meth:`parse_move` for user input)."""
         g = self.geo
-        frm = 1 << g.bit_of[move.start]
-        to = 1 << g.bit_of[move.end]
-        capmask = 0
-        for c in move.captured:
-            capmask |= 1 << g.bit_of[c]
+        frm, to, capmask = move._frm, move._to, move._cap
+        if not frm:
+            frm = 1 << g.bit_of[move.start]
+            to = 1 << g.bit_of[move.end]
+            for c in move.captured:
+                capmask |= 1 << g.bit_of[c]
         was_king = bool(self.kings & frm)
         self._stack.append(
             _State(
@@ -602,6 +655,8 @@ class Board:
         return self._history.count(k)
 
     def _endgame_key(self) -> tuple[object, ...]:
+        if (self.white | self.black).bit_count() > 5:
+            return ()  # no endgame count applies with more than four pieces against one
         wm, wk = self.count(WHITE)
         bm, bk = self.count(BLACK)
         on_diag = False

@@ -34,7 +34,9 @@ def _square(token: str, board: Board, where: str) -> int:
         return sq
     alg = g.parse(token)
     if alg is None:
-        raise InvalidFenError(f"{token!r} in {where} is not a square (expected a number or a name like c3)")
+        raise InvalidFenError(
+            f"{token!r} in {where} is not a square (expected a number or a name like c3)"
+        )
     return alg
 
 
@@ -66,7 +68,9 @@ def parse_fen(fen: str, board: Board) -> None:
                 f"FEN field {idx} ({part!r}) must start with W or B to say whose pieces follow"
             )
         if side in sides_seen:
-            raise InvalidFenError(f"FEN lists the {'white' if side == 'W' else 'black'} pieces twice")
+            raise InvalidFenError(
+                f"FEN lists the {'white' if side == 'W' else 'black'} pieces twice"
+            )
         sides_seen.add(side)
         colour = "white" if side == "W" else "black"
         body = part[1:].strip()
@@ -91,9 +95,7 @@ def parse_fen(fen: str, board: Board) -> None:
                 squares = [_square(raw, board, where)]
             for sq in squares:
                 if sq in seen:
-                    raise InvalidFenError(
-                        f"square {sq} is given twice ({seen[sq]} and {colour})"
-                    )
+                    raise InvalidFenError(f"square {sq} is given twice ({seen[sq]} and {colour})")
                 seen[sq] = colour
                 bit = 1 << g.bit_of[sq]
                 crown = g.white_crown if side == "W" else g.black_crown

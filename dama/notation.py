@@ -72,7 +72,9 @@ def move_text(board: Board, move: Move, algebraic: bool | None = None) -> str:
     """Shortest unambiguous text of ``move``: ``start-end``/``startxend``, or the full route when
     another legal move shares the start and end."""
     sep = "x" if move.captured else "-"
-    short = f"{square_text(board, move.start, algebraic)}{sep}{square_text(board, move.end, algebraic)}"
+    short = (
+        f"{square_text(board, move.start, algebraic)}{sep}{square_text(board, move.end, algebraic)}"
+    )
     if move.captured:
         others = [
             m for m in board.generate_legal_moves() if m.start == move.start and m.end == move.end

@@ -76,8 +76,12 @@ def endgame_limit(board: Board) -> tuple[int, str] | None:
     rule = board.variant.endgame_rule
     if not rule:
         return None
-    wm, wk, bm, bk, on_diag = board.endgame_key  # type: ignore[misc]
-    assert isinstance(wm, int) and isinstance(wk, int) and isinstance(bm, int) and isinstance(bk, int)
+    if not board.endgame_key:
+        return None
+    wm, wk, bm, bk, on_diag = board.endgame_key
+    assert (
+        isinstance(wm, int) and isinstance(wk, int) and isinstance(bm, int) and isinstance(bk, int)
+    )
     if (wm, wk) == (0, 1):
         men, kings = bm, bk
     elif (bm, bk) == (0, 1):
