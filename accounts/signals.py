@@ -1,0 +1,29 @@
+"""Every account gets a profile; at login the visitor's choices follow them into the account."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
+from core.variants import VARIANTS
+
+from .models import Profile
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.create_profile")
+def create_profile(sender, instance, created, raw=False, **kwargs) -> None:
+    if created and not raw:
+        Profile.objects.get_or_create(user=instance)
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.remember_choices")
+def remember_choices(sender, request, user, **kwargs) -> None:
+    """A variant chosen before logging in becomes the account's preferred one."""
+    if request is None or not hasattr(request, "session"):
+        return
+    variant = request.session.get(VARIANT_SESSION_KEY)
+    if variant in VARIANTS:
+        Profile.objects.update_or_create(user=user, defaults={"preferred_variant": variant})

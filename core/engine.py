@@ -1,0 +1,186 @@
+"""The site's one seam to the rules engine ``dama`` (for the pages of the ``core`` app).
+
+Engine objects become plain data for templates (``BoardView``); engine errors become
+``ValidationError`` with a message in the visitor's language. Nothing else in ``core`` imports
+``dama``; each other app has its own ``engine.py`` like this one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import dama.svg
+from django.core.exceptions import ValidationError
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import dama
+
+from .variants import VARIANTS, get_variant
+
+#: how squares are labelled on each variant's diagrams and in its move notation
+LABELS = {"czech": "algebraic", "international": "numbers", "brazilian": "algebraic"}
+
+
+def engine_version() -> str:
+    return str(getattr(dama, "ENGINE_VERSION", getattr(dama, "__version__", "unknown")))
+
+
+def engine_variant_names() -> tuple[str, ...]:
+    return tuple(dama.VARIANT_NAMES)
+
+
+def count_start_moves(variant: str) -> int:
+    """How many legal moves White has in the starting position (used by the worker probe)."""
+    get_variant(variant)
+    return len(dama.Board(variant).legal_moves)
+
+
+@dataclass
+class BoardView:
+    """Everything a template needs to draw a board and let the visitor move on it."""
+
+    variant: str
+    fen: str
+    svg: SafeString
+    moves: list[dict[str, Any]]
+    white_to_move: bool
+    size: int
+    flipped: bool = False
+    last_move: str = ""
+    outcome: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def moves_json(self) -> str:
+        return json.dumps(self.moves, separators=(",", ":")).replace("<", "\\u003c")
+
+    @property
+    def turn_text(self) -> str:
+        return _("White to move") if self.white_to_move else _("Black to move")
+
+
+def start_board(variant: str) -> dama.Board:
+    get_variant(variant)
+    return dama.Board(variant)
+
+
+def board_from_fen(fen: str, variant: str) -> dama.Board:
+    """The position ``fen`` in ``variant``; a ``ValidationError`` when either is not valid."""
+    if variant not in VARIANTS:
+        raise ValidationError(_("Unknown variant."), code="variant")
+    if not isinstance(fen, str) or not fen.strip() or len(fen) > 400:
+        raise ValidationError(_("The position is missing or too long."), code="fen")
+    try:
+        return dama.Board.from_fen(fen.strip(), variant)
+    except ValueError as exc:
+        raise ValidationError(
+            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
+        ) from None
+
+
+def board_view(board: dama.Board, *, flipped: bool = False, last_move: str = "") -> BoardView:
+    variant = board.variant.name
+    labels = LABELS.get(variant, "numbers")
+    moves = [
+        {
+            "routes": [list(route) for route in move.routes],
+            "text": board.move_text(move),
+            "captured": list(move.captured),
+        }
+        for move in board.legal_moves
+    ]
+    outcome = board.outcome()
+    return BoardView(
+        variant=variant,
+        fen=board.fen(),
+        svg=mark_safe(dama.svg.board_svg(board, flipped=flipped, labels=labels)),  # engine-made SVG
+        moves=moves,
+        white_to_move=board.turn == dama.WHITE,
+        size=board.variant.size,
+        flipped=flipped,
+        last_move=last_move,
+        outcome=describe_outcome(outcome) if outcome is not None else "",
+    )
+
+
+def describe_outcome(outcome: Any) -> str:
+    winner = getattr(outcome, "winner", None)
+    if winner is None:
+        return _("The game is drawn.")
+    return _("White wins.") if winner == dama.WHITE else _("Black wins.")
+
+
+def _explanation_text(explanation: Any) -> str:
+    lang = (get_language() or "en")[:2]
+    message = explanation.message_cs if lang == "cs" else explanation.message_en
+    article = getattr(explanation, "article", "")
+    return f"{message} ({article})" if article else message
+
+
+def find_move(board: dama.Board, *, route: str = "", text: str = "") -> dama.Move:
+    """The legal move the visitor entered, by clicked route ("22,18") or by notation ("22-18").
+
+    Raises ``ValidationError`` saying what is wrong, with the engine's rule explanation when it
+    has one.
+    """
+    if route:
+        try:
+            squares = tuple(int(part) for part in route.split(","))
+        except ValueError:
+            raise ValidationError(_("The clicked route is not valid."), code="route") from None
+        for move in board.legal_moves:
+            if squares in move.routes:
+                return move
+        if len(squares) < 2:
+            raise ValidationError(_("Choose a piece and then where it goes."), code="route")
+        text = ("x" if len(squares) > 2 else "-").join(str(s) for s in squares)
+        explanation = board.explain_illegal(text)
+        if explanation is not None:
+            raise ValidationError(_explanation_text(explanation), code="illegal")
+        raise ValidationError(
+            _("%(move)s is not a legal move here.") % {"move": text}, code="illegal"
+        )
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError(_("Type a move, for example 22-18 or c3-d4."), code="empty")
+    if len(text) > 200:
+        raise ValidationError(_("That is too long to be a move."), code="invalid")
+    try:
+        return board.parse_move(text)
+    except dama.AmbiguousMoveError as exc:
+        routes = exc.args[1] if len(exc.args) > 1 else []
+        raise ValidationError(
+            _("%(move)s could be several moves: write the whole route, one of %(routes)s.")
+            % {"move": text, "routes": ", ".join(map(str, routes))},
+            code="ambiguous",
+        ) from None
+    except dama.IllegalMoveError:
+        explanation = board.explain_illegal(text)
+        if explanation is not None:
+            raise ValidationError(_explanation_text(explanation), code="illegal") from None
+        raise ValidationError(
+            _("%(move)s is not a legal move here.") % {"move": text}, code="illegal"
+        ) from None
+    except ValueError:
+        raise ValidationError(
+            _(
+                "“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4."
+            )
+            % {"move": text},
+            code="invalid",
+        ) from None
+
+
+def play(fen: str, variant: str, *, route: str = "", text: str = "") -> tuple[dama.Board, str]:
+    """Play the entered move on ``fen``: the new board and the move in notation."""
+    board = board_from_fen(fen, variant)
+    if board.outcome() is not None:
+        raise ValidationError(_("The game is over in this position."), code="over")
+    move = find_move(board, route=route, text=text)
+    notation = board.move_text(move)
+    board.push(move)
+    return board, notation

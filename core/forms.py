@@ -1,0 +1,18 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class MoveForm(forms.Form):
+    """A move on a board: the position it was made in, and either a clicked route or notation."""
+
+    fen = forms.CharField(max_length=400, widget=forms.HiddenInput)
+    route = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
+    move = forms.CharField(
+        label=_("Your move"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": _("e.g. 22-18")}
+        ),
+    )
+    flipped = forms.BooleanField(required=False, widget=forms.HiddenInput)

@@ -1,0 +1,58 @@
+"""The Celery application: `celery -A dama_learn worker`.
+
+The broker comes from settings (CELERY_BROKER_URL, else REDIS_URL, else a SQLite file that needs no
+server). Each worker also writes a heartbeat row to the database every few seconds, so /healthz can
+tell that a worker is alive even on brokers that cannot broadcast a ping.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from celery import Celery, bootsteps
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
+
+app = Celery("dama_learn")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+class Heartbeat(bootsteps.StartStopStep):
+    """Record in the database, every few seconds, that this worker is alive."""
+
+    requires = {"celery.worker.components:Timer"}
+
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
+        super().__init__(worker, **kwargs)
+        self.tref: Any = None
+
+    def start(self, worker: Any) -> None:
+        from django.conf import settings
+
+        self.beat(worker)
+        self.tref = worker.timer.call_repeatedly(
+            settings.DAMA_WORKER_HEARTBEAT_SECONDS, self.beat, (worker,), priority=10
+        )
+
+    def stop(self, worker: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+        from core.models import WorkerHeartbeat
+
+        with contextlib.suppress(Exception):  # the database may already be gone at shutdown
+            WorkerHeartbeat.objects.filter(hostname=worker.hostname).delete()
+
+    def beat(self, worker: Any) -> None:
+        from django.db import close_old_connections
+
+        from core.models import WorkerHeartbeat
+
+        close_old_connections()
+        WorkerHeartbeat.beat(worker.hostname)
+
+
+app.steps["worker"].add(Heartbeat)

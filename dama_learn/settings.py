@@ -1,0 +1,297 @@
+"""Settings for dama_learn, read from the environment.
+
+Laptop defaults need nothing: DEBUG on, SQLite in the project folder, and a broker that needs no
+server (Kombu's SQLAlchemy transport on a SQLite file under ``var/``). Production sets ``DEBUG=0``,
+``DJANGO_SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL`` (see README.md).
+A bad value stops start-up with an ``ImproperlyConfigured`` that names the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("DAMA_VAR_DIR", BASE_DIR / "var"))
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean: use 1/0, true/false, yes/no or on/off."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum}.")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_url(name: str, schemes: set[str]) -> str | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    scheme = urlparse(raw).scheme
+    if scheme not in schemes:
+        allowed = ", ".join(sorted(schemes))
+        raise ImproperlyConfigured(
+            f"{name} must be a URL starting with one of: {allowed} (got {scheme or 'no scheme'!r})."
+        )
+    return raw
+
+
+DEBUG = env_bool("DEBUG", True)
+
+# --- secret key -----------------------------------------------------------------------------------
+DEV_SECRET_KEY_FILE = Path(os.environ.get("DAMA_DEV_SECRET_KEY_FILE", BASE_DIR / ".dev-secret-key"))
+
+
+def _dev_secret_key() -> str:
+    """A random key made once for this checkout and kept in an ignored file."""
+    try:
+        key = DEV_SECRET_KEY_FILE.read_text().strip()
+    except FileNotFoundError:
+        key = ""
+    if len(key) < 50:
+        key = secrets.token_urlsafe(50)
+        DEV_SECRET_KEY_FILE.write_text(key + "\n")
+        DEV_SECRET_KEY_FILE.chmod(0o600)
+    return key
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DEBUG is off: use a random string of 50 or more characters."
+        )
+    SECRET_KEY = _dev_secret_key()
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is too weak: use a random string of 50 or more characters."
+    )
+
+# --- hosts ----------------------------------------------------------------------------------------
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set when DEBUG is off, e.g. ALLOWED_HOSTS=dama.example.org."
+    )
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if urlparse(_origin).scheme not in {"http", "https"}:
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS entry {_origin!r} must start with https:// or http://."
+        )
+
+# --- apps -----------------------------------------------------------------------------------------
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "core",
+    "accounts",
+    "lessons",
+    "puzzles",
+    "classroom",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "dama_learn.urls"
+WSGI_APPLICATION = "dama_learn.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "core.context_processors.site",
+            ],
+        },
+    },
+]
+
+# --- database -------------------------------------------------------------------------------------
+_database_url = (
+    env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql", "postgis", "mysql"})
+    or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+)
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+    }
+except ValueError as exc:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Web server and worker processes share the file: wait for locks, write-ahead log.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # A file (not memory) so that a Celery worker started by a test sees the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- cache ----------------------------------------------------------------------------------------
+REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+
+# --- auth -----------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+# Teachers asked for at sign-up are granted at once when this is on (the default with DEBUG);
+# otherwise an admin grants the role in the admin.
+DAMA_TEACHERS_AUTO_APPROVE = env_bool("DAMA_TEACHERS_AUTO_APPROVE", DEBUG)
+
+# --- i18n -----------------------------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("cs", _("Czech")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Prague")
+USE_TZ = True
+
+# --- static files ---------------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- e-mail ---------------------------------------------------------------------------------------
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "dama_learn <noreply@localhost>")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- security (all on in production; `manage.py check --deploy` is clean) -------------------------
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    if env_bool("SECURE_PROXY_SSL_HEADER", False):
+        # Only behind a proxy that sets X-Forwarded-Proto itself.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The health check is probed over plain HTTP by load balancers.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# --- Celery ---------------------------------------------------------------------------------------
+_broker = env_url(
+    "CELERY_BROKER_URL",
+    {"redis", "rediss", "amqp", "amqps", "sqla+sqlite", "sqla+postgresql", "filesystem", "memory"},
+)
+CELERY_BROKER_URL = _broker or REDIS_URL or f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+CELERY_TASK_IGNORE_RESULT = True  # results are written to the database by the tasks themselves
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {"*.deep_*": {"queue": "deep"}}  # deep searches get their own queue
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 300, minimum=1)
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
+# The time limit stays shorter than the visibility timeout, so a running task is never redelivered.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT * 4}
+CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A worker that stopped writing its heartbeat this many seconds ago counts as gone (see /healthz).
+DAMA_WORKER_HEARTBEAT_SECONDS = 10
+DAMA_WORKER_STALE_SECONDS = 45
+
+# Fixtures that `manage.py load_demo` (and so `make run`) loads; later features add theirs.
+DAMA_DEMO_FIXTURES = ["demo_accounts"]
+FIXTURE_DIRS = [BASE_DIR / "fixtures"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+VAR_DIR.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,20 @@
+"""Addresses of the site. They are stable: later features fill them in, never move them."""
+
+from django.contrib import admin
+from django.urls import include, path, register_converter
+
+from core.variants import VariantConverter
+
+register_converter(VariantConverter, "variant")
+
+urlpatterns = [
+    path("", include("core.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("learn/", include("lessons.urls")),
+    path("", include("puzzles.urls")),
+    path("teach/", include("classroom.urls")),
+    path("admin/", admin.site.urls),
+]
+
+handler404 = "core.views.page_not_found"
+handler500 = "core.views.server_error"

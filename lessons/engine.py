@@ -1,0 +1,27 @@
+"""The lessons app's one seam to the rules engine ``dama``.
+
+Only this module imports ``dama`` in ``lessons``; it turns engine objects into plain data and
+engine errors into ``ValidationError``.
+"""
+
+from __future__ import annotations
+
+import dama.svg
+from django.utils.safestring import SafeString, mark_safe
+
+import dama
+from core.variants import get_variant
+
+LABELS = {"czech": "algebraic", "international": "numbers", "brazilian": "algebraic"}
+
+
+def start_diagram(variant: str) -> SafeString:
+    """The starting position of ``variant`` as an accessible SVG diagram."""
+    get_variant(variant)
+    board = dama.Board(variant)
+    return mark_safe(dama.svg.board_svg(board, labels=LABELS[variant]))  # engine-made SVG
+
+
+def men_per_side(variant: str) -> int:
+    get_variant(variant)
+    return len(dama.Board(variant).pieces(dama.WHITE))

@@ -1,0 +1,210 @@
+/* The board component: click or keyboard to move, the server judges every move.
+ *
+ * Needs only what the template renders: an engine SVG whose dark squares carry data-square="N",
+ * a JSON list of legal moves [{routes: [[start, ..., end], ...], text, captured}], a move form
+ * (hidden "route" field, "move" text field) and an aria-live status line. Legal targets are
+ * highlighted at once from the JSON; a multi-capture is entered landing by landing; the finished
+ * route is posted (htmx), and the server answers with the new board or the reason it is illegal.
+ */
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var memory = {}; // variant -> {cursor, focused} kept across htmx swaps
+
+  function init(widget) {
+    if (widget.dataset.boardReady) return;
+    widget.dataset.boardReady = "1";
+    var holder = widget.querySelector(".board-svg");
+    var svg = holder && holder.querySelector("svg");
+    var form = widget.querySelector("form.move-form");
+    var status = widget.querySelector("[data-board-status]");
+    var dataEl = widget.querySelector("script.board-moves");
+    if (!svg || !form || !dataEl) return;
+    var moves = [];
+    try { moves = JSON.parse(dataEl.textContent || "[]"); } catch (e) { moves = []; }
+    var routes = [];
+    moves.forEach(function (m) { m.routes.forEach(function (r) { routes.push(r); }); });
+    var msg = function (name) { return widget.dataset["msg" + name] || ""; };
+    var key = widget.dataset.variant || "board";
+    var state = memory[key] || {};
+    memory[key] = state;
+    var path = [];
+    var els = {};
+    svg.querySelectorAll("[data-square]").forEach(function (el) { els[Number(el.getAttribute("data-square"))] = el; });
+    var squares = Object.keys(els).map(Number);
+    var overlay = document.createElementNS(SVGNS, "g");
+    overlay.setAttribute("class", "board-overlay");
+    overlay.setAttribute("aria-hidden", "true");
+    svg.appendChild(overlay);
+
+    function toSvg(x, y) {
+      var ctm = svg.getScreenCTM();
+      if (!ctm) return { x: x, y: y, scale: 1 };
+      var p = svg.createSVGPoint();
+      p.x = x; p.y = y;
+      var q = p.matrixTransform(ctm.inverse());
+      return { x: q.x, y: q.y, scale: ctm.a || 1 };
+    }
+    function geometry(sq) {
+      var r = els[sq].getBoundingClientRect();
+      var c = toSvg(r.left + r.width / 2, r.top + r.height / 2);
+      return { x: c.x, y: c.y, size: r.width / c.scale, cx: r.left + r.width / 2, cy: r.top + r.height / 2 };
+    }
+    function mark(sq, cls, radius) {
+      if (!els[sq]) return;
+      var g = geometry(sq);
+      var shape;
+      if (radius) {
+        shape = document.createElementNS(SVGNS, "circle");
+        shape.setAttribute("cx", g.x); shape.setAttribute("cy", g.y); shape.setAttribute("r", g.size * radius);
+      } else {
+        shape = document.createElementNS(SVGNS, "rect");
+        var inset = g.size * 0.06;
+        shape.setAttribute("x", g.x - g.size / 2 + inset); shape.setAttribute("y", g.y - g.size / 2 + inset);
+        shape.setAttribute("width", g.size - 2 * inset); shape.setAttribute("height", g.size - 2 * inset);
+      }
+      shape.setAttribute("class", cls);
+      overlay.appendChild(shape);
+    }
+    function matching() {
+      return routes.filter(function (r) {
+        if (r.length < path.length) return false;
+        for (var i = 0; i < path.length; i++) if (r[i] !== path[i]) return false;
+        return true;
+      });
+    }
+    function targets() {
+      var out = [];
+      matching().forEach(function (r) { if (r.length > path.length && out.indexOf(r[path.length]) < 0) out.push(r[path.length]); });
+      return out;
+    }
+    function starts() {
+      var out = [];
+      routes.forEach(function (r) { if (out.indexOf(r[0]) < 0) out.push(r[0]); });
+      return out;
+    }
+    function draw() {
+      while (overlay.firstChild) overlay.removeChild(overlay.firstChild);
+      Object.keys(els).forEach(function (sq) { els[sq].classList.remove("is-selected", "is-target", "is-cursor"); });
+      path.forEach(function (sq) { mark(sq, "mark-selected"); els[sq].classList.add("is-selected"); });
+      if (path.length) targets().forEach(function (sq) { mark(sq, "mark-target", 0.18); els[sq].classList.add("is-target"); });
+      if (state.cursor && els[state.cursor] && widget.contains(document.activeElement) && document.activeElement === holder) {
+        mark(state.cursor, "mark-cursor"); els[state.cursor].classList.add("is-cursor");
+      }
+    }
+    function say(text, isError) {
+      if (!status) return;
+      status.textContent = text;
+      status.classList.toggle("error", !!isError);
+    }
+    function submit(route) {
+      form.querySelector("[name=route]").value = route.join(",");
+      var input = form.querySelector("[name=move]");
+      if (input) input.value = "";
+      state.focused = document.activeElement === holder;
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    }
+    function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
+    function choose(sq) {
+      if (!els[sq]) return;
+      state.cursor = sq;
+      if (!path.length) {
+        if (starts().indexOf(sq) >= 0) {
+          path = [sq];
+          say(msg("Selected").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+        } else {
+          var capture = moves.some(function (m) { return m.captured && m.captured.length; });
+          say(msg("NoMove").replace("%s", name(sq)) + (capture ? " " + msg("CaptureCompulsory") : ""), true);
+        }
+        draw();
+        return;
+      }
+      if (path.length === 1 && sq === path[0]) { path = []; say(msg("Cancelled")); draw(); return; }
+      if (targets().indexOf(sq) >= 0) {
+        path.push(sq);
+        var done = matching().filter(function (r) { return r.length === path.length; });
+        if (done.length) { var route = path.slice(); path = []; draw(); submit(route); return; }
+        say(msg("Continue").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+        draw();
+        return;
+      }
+      if (path.length === 1 && starts().indexOf(sq) >= 0) {
+        path = [sq];
+        say(msg("Selected").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+        draw();
+        return;
+      }
+      if (path.length === 1) { var tried = [path[0], sq]; path = []; draw(); submit(tried); return; }
+      say(msg("Continue").replace("%s", name(path[path.length - 1])) + " " + targets().map(name).join(", "), true);
+      draw();
+    }
+    function squareAt(x, y) {
+      var best = null;
+      squares.forEach(function (sq) {
+        var r = els[sq].getBoundingClientRect();
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) best = sq;
+      });
+      return best;
+    }
+    svg.addEventListener("click", function (ev) {
+      var el = ev.target.closest && ev.target.closest("[data-square]");
+      var sq = el ? Number(el.getAttribute("data-square")) : squareAt(ev.clientX, ev.clientY);
+      if (sq) choose(sq);
+    });
+    function neighbour(from, dx, dy) {
+      var a = geometry(from), best = null, bestScore = Infinity;
+      squares.forEach(function (sq) {
+        if (sq === from) return;
+        var b = geometry(sq), ddx = b.cx - a.cx, ddy = b.cy - a.cy, step = a.size * a.scale || 1;
+        if (dy === 0) {
+          if (Math.abs(ddy) > step * 0.5 || ddx * dx <= 0) return;
+          var s1 = Math.abs(ddx);
+          if (s1 < bestScore) { bestScore = s1; best = sq; }
+        } else {
+          if (ddy * dy <= 0 || Math.abs(ddy) > step * 1.5) return;
+          var s2 = Math.abs(ddx) + (dx ? 0 : 0);
+          if (s2 < bestScore) { bestScore = s2; best = sq; }
+        }
+      });
+      return best || from;
+    }
+    holder.addEventListener("keydown", function (ev) {
+      var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (!state.cursor || !els[state.cursor]) state.cursor = starts()[0] || squares[0];
+      if (dirs[ev.key]) {
+        ev.preventDefault();
+        state.cursor = neighbour(state.cursor, dirs[ev.key][0], dirs[ev.key][1]);
+        say(name(state.cursor));
+        draw();
+      } else if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        choose(state.cursor);
+      } else if (ev.key === "Escape") {
+        path = [];
+        say(msg("Cancelled"));
+        draw();
+      }
+    });
+    holder.addEventListener("focus", function () {
+      if (!state.cursor || !els[state.cursor]) state.cursor = starts()[0] || squares[0];
+      draw();
+    });
+    holder.addEventListener("blur", draw);
+    widget.addEventListener("submit", function () {
+      // capture phase: runs before htmx reads the form, so typed notation wins over a stale route
+      var input = form.querySelector("[name=move]");
+      if (input && input.value.trim()) form.querySelector("[name=route]").value = "";
+      state.focused = state.focused || document.activeElement === holder;
+    }, true);
+    if (state.focused) { state.focused = false; holder.focus(); }
+    draw();
+  }
+
+  function initAll(root) {
+    (root || document).querySelectorAll("[data-board]").forEach(init);
+    if (root && root.matches && root.matches("[data-board]")) init(root);
+  }
+  document.addEventListener("htmx:load", function (ev) { initAll(ev.detail.elt); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { initAll(document); });
+  else initAll(document);
+})();
