@@ -19,10 +19,10 @@ international draughts, algebraic names for Brazilian draughts).
 >>> e = explain_illegal(b, "22x15")
 >>> e.code, e.article
 ('king_priority', 'CUD 2006 art. 4.14')
->>> explain_illegal(b, "32x23") is None
-False
->>> explain_illegal(Board("czech"), "22-18") is None
+>>> explain_illegal(b, "32x14") is None
 True
+>>> print(explain_illegal(Board("czech"), "22-26").message_cs)
+Kámen táhne jen dopředu: tah z pole 22 na pole 26 by vedl dozadu. Dozadu smí táhnout jen dáma.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ EXPLANATION_CODES: dict[str, str] = {
     "already_jumped": "a piece can be jumped only once, and stays on the board until the move ends",
     "king_landing": "a king must land where it can capture again",
     "not_yet_king": "a man crowned during the move acts as a king only from its next move",
+    "no_capture_route": "written as a capture, but no chain of jumps from the start ends there",
     "no_such_move": "fallback: the piece has no such move (its legal moves are listed)",
 }
 
@@ -113,6 +114,7 @@ _ARTICLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "already_jumped": (("4.8", "4.8"), ("2", "6")),
     "king_landing": (("4.13", "4.13"), ("4", "4")),
     "not_yet_king": (("3.8", "3.8"), ("5", "5")),
+    "no_capture_route": (("4.2", "4.3"), ("2", "6")),
     "no_such_move": (("3, 4", "3, 4"), ("2-6", "2-6")),
 }
 
@@ -622,8 +624,8 @@ class _Explainer:
             "majority",
             f"You must take the most pieces: {top} are possible (for example {example}), this "
             f"capture takes {taken}.",
-            f"Platí pravidlo většiny, musíte vzít co nejvíc figur: lze sebrat {_pieces_cs(top)} "
-            f"(například {example}), tento skok bere jen {taken}.",
+            f"Platí pravidlo většiny: musíte sebrat co nejvíc figur. Lze sebrat až "
+            f"{_pieces_cs(top)} (například {example}), tímto braním berete jen {taken}.",
             [self.squares[0], *starts],
             possible=top,
             taken=taken,
@@ -641,7 +643,7 @@ class _Explainer:
             f"The capture is not finished: from {self.sq(end)} the {en_p} can still jump the "
             f"piece on {_join(names, 'or')}, and a capture must go on while it can.",
             f"Braní není dokončené: {cs_p} může z pole {self.sq(end)} ještě přeskočit figuru na "
-            f"poli {_join(names, 'nebo')}, a braní musí pokračovat, dokud je to možné.",
+            f"poli {_join(names, 'nebo')}. Braní musí pokračovat, dokud to jde.",
             [end, *more],
             king=mover.king,
             still_jumpable=more,
@@ -679,7 +681,7 @@ class _Explainer:
         )
         if self.board.variant.majority_rule:
             en += " Landing there takes more pieces, and the majority rule requires it."
-            cs += " Tak sebere víc figur, a to pravidlo většiny vyžaduje."
+            cs += " Tak sebere víc figur, což pravidlo většiny vyžaduje."
         return self.make(
             "king_landing", en, cs, [land, over, *good], king=True, landings=good, jumped=over
         )
@@ -710,7 +712,7 @@ class _Explainer:
                 f"In Czech draughts a man may not capture backward: the man on {a} cannot jump "
                 f"the piece on {self.sq(over)} to {b}.",
                 f"V české dámě kámen nesmí brát dozadu: kámen z pole {a} nemůže přeskočit figuru "
-                f"na poli {self.sq(over)} na pole {b}.",
+                f"na poli {self.sq(over)} a dopadnout na pole {b}.",
                 [frm, over, land],
             )
         if code == "already_jumped":
@@ -754,8 +756,8 @@ class _Explainer:
                 code,
                 f"The piece on {o} cannot be jumped to {b}: the square {b} is not empty, and a "
                 f"jump must land on an empty square.",
-                f"Figuru na poli {o} nelze přeskočit na pole {b}: pole {b} není volné, a skok "
-                f"musí skončit na volném poli.",
+                f"Figuru na poli {o} nelze přeskočit na pole {b}, protože pole {b} není volné; "
+                f"skok musí skončit na volném poli.",
                 [land, over, frm],
                 king=king,
             )
@@ -827,8 +829,8 @@ class _Explainer:
             if target in ray:
                 direction, k = d, ray.index(target) + 1
         if direction < 0:
-            if not first or (self.written_capture and self.piece_can_capture()):
-                return None
+            if first and self.written_capture and self.piece_can_capture():
+                return self.no_capture_route(a, b)
             return self.make(
                 "not_diagonal",
                 f"Pieces move only along the diagonals: {self.sq(a)} and {self.sq(b)} are not on "
@@ -892,13 +894,34 @@ class _Explainer:
         return self.make(
             "path_blocked",
             f"The king cannot get from {self.sq(a)} to {self.sq(b)}: the piece on "
-            f"{self.sq(blocker)} stands in the way. A king moves only over empty squares, and "
-            f"in a capture it jumps one piece per leap, landing before the next one.",
+            f"{self.sq(blocker)} stands in the way. A king moves only over empty squares; in a "
+            f"capture it jumps one piece at a time and must land before jumping the next.",
             f"Dáma se z pole {self.sq(a)} na pole {self.sq(b)} nedostane: v cestě stojí figura "
-            f"na poli {self.sq(blocker)}. Dáma táhne jen přes volná pole a při braní přeskakuje "
-            f"figury po jedné, za každou musí dopadnout před další.",
+            f"na poli {self.sq(blocker)}. Dáma může táhnout jen přes volná pole; při braní "
+            f"přeskočí vždy jen jednu figuru a teprve po dopadu může skákat dál.",
             [a, b, blocker],
             king=True,
+        )
+
+    def no_capture_route(self, a: int, b: int) -> Explanation:
+        caps = [m for m in self.legal if m.start == a and m.captured]
+        en_p, cs_p, _ = self.mover_words(self.mover.king)
+        if caps:
+            moves = self.move_list(caps)
+            en_more = f"Its captures here: {moves}."
+            cs_more = f"Tato figura může brát takto: {moves}."
+        else:
+            en_more = "It has no legal capture here."
+            cs_more = "Tato figura teď nemá žádné povolené braní."
+        return self.make(
+            "no_capture_route",
+            f"No capture of the {en_p} on {self.sq(a)} ends on {self.sq(b)}: there is no chain "
+            f"of jumps from {self.sq(a)} to {self.sq(b)}. {en_more}",
+            f"Žádné braní figurou na poli {self.sq(a)} nekončí na poli {self.sq(b)}: z pole "
+            f"{self.sq(a)} na pole {self.sq(b)} nevede žádná řada skoků. {cs_more}",
+            [a, b],
+            king=self.mover.king,
+            captures=[self.board.move_text(m) for m in caps],
         )
 
     def square_occupied(self, a: int, b: int, king: bool) -> Explanation:
@@ -907,7 +930,7 @@ class _Explainer:
             "square_occupied",
             f"The square {self.sq(b)} is occupied by a {en_p}: a piece can move only to an empty "
             f"square.",
-            f"Pole {self.sq(b)} je obsazené ({cs_p}): táhnout lze jen na volné pole.",
+            f"Pole {self.sq(b)} je obsazené, stojí na něm {cs_p}; táhnout lze jen na volné pole.",
             [b, a],
             king=king,
         )
@@ -926,7 +949,10 @@ class _Explainer:
                 node = mover.apply(node, ok[0])
                 continue
             if i == 0 and self.quiet_shape(bits[0], target):
-                break  # a quiet step followed by more squares: nothing to explain leap by leap
+                if not self.written_capture:
+                    break  # a quiet step followed by more squares: not a route at all
+                sq = self.board.geo.square_of
+                return self.nothing_to_capture(sq[bits[0]], sq[target], mover.king)
             exp = self.diagnose_step(node, target, first=i == 0)
             return exp if exp is not None else self.fallback()
         return self.fallback()
@@ -947,8 +973,8 @@ class _Explainer:
                 f"Legal moves: {moves or 'none'}."
             )
             cs = (
-                f"{cs_p.capitalize()} na poli {s} teď nemá žádný povolený tah, takže "
-                f"{self.text} není možné. Povolené tahy: {moves or 'žádné'}."
+                f"{cs_p.capitalize()} na poli {s} teď nemá žádný povolený tah, takže tah "
+                f"{self.text} zahrát nelze. Povolené tahy: {moves or 'žádné'}."
             )
         return self.make(
             "no_such_move",
