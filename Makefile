@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: venv test test-engine bench lint format
+.PHONY: venv run test test-web-postgres test-engine bench lint format messages
 
 venv: $(STAMP)
 
@@ -15,8 +15,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
+# The site on http://127.0.0.1:8000 with a real Celery worker; Ctrl-C stops both.
+# Defaults: SQLite and a SQLite-file broker; set DATABASE_URL / REDIS_URL to use servers.
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py rundev
+
 test: venv
 	$(PY) -m pytest
+	$(PY) tests/postgres_run.py
+
+# The web tests again on PostgreSQL (DAMA_TEST_POSTGRES_URL); skipped when it is not reachable,
+# unless DAMA_REQUIRE_SERVICES=1.
+test-web-postgres: venv
+	$(PY) tests/postgres_run.py
 
 test-engine: venv
 	$(PY) -m pytest tests/engine
@@ -28,6 +41,11 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# Refresh the gettext catalogues after changing user-facing text; commit locale/ (.po and .mo).
+messages: venv
+	$(PY) manage.py makemessages -l cs -l en --ignore 'dama/*' --ignore 'tests/*' --ignore 'staticfiles/*' --no-obsolete
+	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 format: venv
 	$(VENV)/bin/ruff format .

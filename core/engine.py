@@ -11,18 +11,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import dama.svg
 from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import dama
+import dama.svg
 
 from .variants import VARIANTS, get_variant
 
-#: how squares are labelled on each variant's diagrams and in its move notation
-LABELS = {"czech": "algebraic", "international": "numbers", "brazilian": "algebraic"}
+
+def labels_for(board: dama.Board) -> str:
+    """Square labels on diagrams: the notation players of the variant write by default."""
+    return "algebraic" if getattr(board.variant, "algebraic_default", False) else "numbers"
 
 
 def engine_version() -> str:
@@ -84,7 +86,6 @@ def board_from_fen(fen: str, variant: str) -> dama.Board:
 
 def board_view(board: dama.Board, *, flipped: bool = False, last_move: str = "") -> BoardView:
     variant = board.variant.name
-    labels = LABELS.get(variant, "numbers")
     moves = [
         {
             "routes": [list(route) for route in move.routes],
@@ -97,7 +98,9 @@ def board_view(board: dama.Board, *, flipped: bool = False, last_move: str = "")
     return BoardView(
         variant=variant,
         fen=board.fen(),
-        svg=mark_safe(dama.svg.board_svg(board, flipped=flipped, labels=labels)),  # engine-made SVG
+        svg=mark_safe(
+            dama.svg.board_svg(board, flipped=flipped, labels=labels_for(board))
+        ),  # engine-made SVG
         moves=moves,
         white_to_move=board.turn == dama.WHITE,
         size=board.variant.size,

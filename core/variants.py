@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ VARIANTS: dict[str, VariantInfo] = {
     "czech": VariantInfo(
         "czech",
         _("Czech draughts"),
-        _("Czech"),
+        pgettext_lazy("variant", "Czech"),
         8,
         _(
             "8×8 board, men capture only forwards, a king must capture first, free choice of capture."
@@ -34,7 +35,7 @@ VARIANTS: dict[str, VariantInfo] = {
     "international": VariantInfo(
         "international",
         _("International draughts"),
-        _("International"),
+        pgettext_lazy("variant", "International"),
         10,
         _(
             "10×10 board, 20 men each, men capture backwards too, the longest capture is compulsory."
@@ -43,7 +44,7 @@ VARIANTS: dict[str, VariantInfo] = {
     "brazilian": VariantInfo(
         "brazilian",
         _("Brazilian draughts"),
-        _("Brazilian"),
+        pgettext_lazy("variant", "Brazilian"),
         8,
         _("The international rules on an 8×8 board."),
     ),

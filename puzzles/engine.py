@@ -6,22 +6,25 @@ engine errors into ``ValidationError``.
 
 from __future__ import annotations
 
-import dama.svg
 from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 import dama
+import dama.svg
 from core.variants import get_variant
 
-LABELS = {"czech": "algebraic", "international": "numbers", "brazilian": "algebraic"}
+
+def labels_for(board: dama.Board) -> str:
+    """Square labels on diagrams: the notation players of the variant write by default."""
+    return "algebraic" if getattr(board.variant, "algebraic_default", False) else "numbers"
 
 
 def diagram(variant: str, fen: str | None = None) -> SafeString:
     """A diagram of ``fen`` (the starting position when None) in ``variant``."""
     get_variant(variant)
     board = dama.Board(variant) if fen is None else position(fen, variant)
-    return mark_safe(dama.svg.board_svg(board, labels=LABELS[variant]))  # engine-made SVG
+    return mark_safe(dama.svg.board_svg(board, labels=labels_for(board)))  # engine-made SVG
 
 
 def position(fen: str, variant: str) -> dama.Board:

@@ -111,10 +111,10 @@
       if (!path.length) {
         if (starts().indexOf(sq) >= 0) {
           path = [sq];
-          say(msg("Selected").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+          say(msg("Selected").replace("{square}", name(sq)) + " " + targets().map(name).join(", "));
         } else {
           var capture = moves.some(function (m) { return m.captured && m.captured.length; });
-          say(msg("NoMove").replace("%s", name(sq)) + (capture ? " " + msg("CaptureCompulsory") : ""), true);
+          say(msg("NoMove").replace("{square}", name(sq)) + (capture ? " " + msg("CaptureCompulsory") : ""), true);
         }
         draw();
         return;
@@ -124,18 +124,18 @@
         path.push(sq);
         var done = matching().filter(function (r) { return r.length === path.length; });
         if (done.length) { var route = path.slice(); path = []; draw(); submit(route); return; }
-        say(msg("Continue").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+        say(msg("Continue").replace("{square}", name(sq)) + " " + targets().map(name).join(", "));
         draw();
         return;
       }
       if (path.length === 1 && starts().indexOf(sq) >= 0) {
         path = [sq];
-        say(msg("Selected").replace("%s", name(sq)) + " " + targets().map(name).join(", "));
+        say(msg("Selected").replace("{square}", name(sq)) + " " + targets().map(name).join(", "));
         draw();
         return;
       }
       if (path.length === 1) { var tried = [path[0], sq]; path = []; draw(); submit(tried); return; }
-      say(msg("Continue").replace("%s", name(path[path.length - 1])) + " " + targets().map(name).join(", "), true);
+      say(msg("Continue").replace("{square}", name(path[path.length - 1])) + " " + targets().map(name).join(", "), true);
       draw();
     }
     function squareAt(x, y) {

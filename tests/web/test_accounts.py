@@ -1,0 +1,262 @@
+"""Sign-up, log-in and out, passwords, the profile, roles, and progress handed over at login."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+
+from accounts.models import Profile, profile_of
+from core import progress
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(client, username="newbie", **extra):
+    data = {
+        "username": username,
+        "email": f"{username}@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    data.update(extra)
+    return client.post("/accounts/signup/", data)
+
+
+def test_signup_makes_a_learner_and_logs_them_in(client):
+    response = signup(client)
+    assert response.status_code == 302
+    user = User.objects.get(username="newbie")
+    assert profile_of(user).role == Profile.Role.LEARNER
+    assert client.get("/accounts/profile/").status_code == 200
+
+
+def test_signup_with_mismatched_passwords_is_a_form_error(client):
+    response = signup(client, password2="something-else-entirely")
+    assert response.status_code == 400
+    assert (
+        "didn’t match" in response.content.decode() or "didn't match" in response.content.decode()
+    )
+    assert not User.objects.filter(username="newbie").exists()
+
+
+def test_signup_rejects_an_email_already_in_use(client, student):
+    response = signup(client, email=student.email)
+    assert response.status_code == 400
+    assert "already exists" in response.content.decode()
+
+
+def test_teacher_requested_at_signup_is_granted_at_once_when_the_setting_says_so(client, settings):
+    settings.DAMA_TEACHERS_AUTO_APPROVE = True
+    signup(client, want_teacher="on")
+    assert profile_of(User.objects.get(username="newbie")).is_teacher
+
+
+def test_teacher_requested_at_signup_waits_for_an_admin_otherwise(client, settings):
+    settings.DAMA_TEACHERS_AUTO_APPROVE = False
+    signup(client, want_teacher="on")
+    profile = profile_of(User.objects.get(username="newbie"))
+    assert not profile.is_teacher
+    assert profile.is_teacher_pending
+
+
+def test_learner_can_request_the_teacher_role_from_the_profile(client, student, settings):
+    settings.DAMA_TEACHERS_AUTO_APPROVE = False
+    client.force_login(student)
+    response = client.post("/accounts/teacher/")
+    assert response.status_code == 302
+    assert profile_of(student).is_teacher_pending
+    assert "waiting for an administrator" in client.get("/accounts/profile/").content.decode()
+
+
+def test_request_teacher_needs_post(client, student):
+    client.force_login(student)
+    assert client.get("/accounts/teacher/").status_code == 405
+
+
+def test_login_and_logout(client, student):
+    response = client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert response.status_code == 302
+    assert "standa" in client.get("/").content.decode()
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert "standa" not in client.get("/").content.decode()
+
+
+def test_login_with_a_wrong_password_is_a_form_error(client, student):
+    response = client.post("/accounts/login/", {"username": "standa", "password": "nope"})
+    assert response.status_code == 200
+    assert "form-errors" in response.content.decode()
+
+
+def test_login_switches_to_the_profile_language(client, student):
+    Profile.objects.filter(user=student).update(language="cs")
+    response = client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert response.cookies["django_language"].value == "cs"
+
+
+def test_profile_saves_variant_language_and_email(client, student):
+    client.force_login(student)
+    response = client.post(
+        "/accounts/profile/",
+        {
+            "profile-preferred_variant": "international",
+            "profile-language": "cs",
+            "account-email": "s@example.org",
+        },
+    )
+    assert response.status_code == 302
+    profile = profile_of(student)
+    student.refresh_from_db()
+    assert (profile.preferred_variant, profile.language, student.email) == (
+        "international",
+        "cs",
+        "s@example.org",
+    )
+    assert response.cookies["django_language"].value == "cs"
+
+
+def test_profile_rejects_an_unknown_variant(client, student):
+    client.force_login(student)
+    response = client.post(
+        "/accounts/profile/", {"profile-preferred_variant": "chess", "profile-language": ""}
+    )
+    assert response.status_code == 400
+    assert profile_of(student).preferred_variant == "czech"
+
+
+def test_profile_needs_login(client):
+    assert client.get("/accounts/profile/").status_code == 302
+
+
+def test_password_change(client, student):
+    client.force_login(student)
+    assert client.get("/accounts/password/change/").status_code == 200
+    response = client.post(
+        "/accounts/password/change/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another-long-pass-77",
+            "new_password2": "another-long-pass-77",
+        },
+    )
+    assert response.status_code == 302
+    assert client.get(response["Location"]).status_code == 200
+    student.refresh_from_db()
+    assert student.check_password("another-long-pass-77")
+
+
+def test_password_reset_sends_a_link_that_sets_a_new_password(client, student):
+    assert client.get("/accounts/password/reset/").status_code == 200
+    response = client.post("/accounts/password/reset/", {"email": student.email})
+    assert response.status_code == 302
+    assert client.get(response["Location"]).status_code == 200
+    assert len(mail.outbox) == 1
+    link = re.search(
+        r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body
+    ).group(1)
+    response = client.get(link, follow=True)
+    assert response.status_code == 200
+    form_url = response.redirect_chain[-1][0]
+    response = client.post(
+        form_url, {"new_password1": "reset-pass-long-99", "new_password2": "reset-pass-long-99"}
+    )
+    assert response.status_code == 302
+    student.refresh_from_db()
+    assert student.check_password("reset-pass-long-99")
+
+
+def test_password_reset_with_a_broken_link_says_so(client, student):
+    response = client.get("/accounts/password/reset/MQ/bad-token/")
+    assert response.status_code == 200
+    assert "expired" in response.content.decode()
+
+
+def test_every_user_gets_a_profile(django_user_model):
+    user = django_user_model.objects.create_user("fresh", password=PASSWORD)
+    assert Profile.objects.filter(user=user).exists()
+
+
+@pytest.fixture
+def collected():
+    """A progress hand-over registered for the test, as a later app registers its own."""
+    received: list[tuple[str, dict]] = []
+
+    @progress.handover("test-progress")
+    def take(user, data):
+        received.append((user.username, data))
+
+    yield received
+    progress.unregister("test-progress")
+
+
+def put_progress(client, data):
+    session = client.session
+    session[progress.SESSION_KEY] = {"test-progress": data, "not-registered": {"x": 1}}
+    session.save()
+
+
+def test_anonymous_progress_moves_to_the_account_at_signup(client, collected):
+    client.get("/")
+    put_progress(client, {"czech/1": 3})
+    signup(client)
+    assert collected == [("newbie", {"czech/1": 3})]
+    store = client.session[progress.SESSION_KEY]
+    assert "test-progress" not in store
+    assert store["not-registered"] == {"x": 1}  # kept until its app registers a hand-over
+
+
+def test_anonymous_progress_moves_to_the_account_at_login(client, student, collected):
+    client.get("/")
+    put_progress(client, {"czech/2": 1})
+    client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert collected == [("standa", {"czech/2": 1})]
+
+
+def test_progress_helpers_keep_data_per_key(rf):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    request = rf.get("/")
+    request.session = SessionStore()
+    progress.update_session_data(request, "lessons", {"a": 1})
+    progress.update_session_data(request, "lessons", {"b": 2})
+    assert progress.session_data(request, "lessons") == {"a": 1, "b": 2}
+    assert progress.session_data(request, "puzzles") == {}
+
+
+def test_a_key_cannot_be_registered_twice(collected):
+    with pytest.raises(ValueError):
+        progress.handover("test-progress")(lambda user, data: None)
+
+
+def test_variant_chosen_before_login_becomes_the_preferred_one(client, student):
+    client.get("/?variant=brazilian")
+    client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert profile_of(student).preferred_variant == "brazilian"
+
+
+def test_demo_fixture_loads_and_its_accounts_log_in(client, settings):
+    from django.core.management import call_command
+
+    from core.demo import DEMO_ACCOUNTS
+
+    settings.DEBUG = True
+    call_command("load_demo", verbosity=0, stdout=io.StringIO())
+    for username, password, role in DEMO_ACCOUNTS:
+        assert client.login(username=username, password=password), username
+        client.logout()
+    assert profile_of(User.objects.get(username="teacher")).is_teacher
+    assert not profile_of(User.objects.get(username="student")).is_teacher
+
+
+def test_demo_accounts_are_refused_in_production(settings):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    settings.DEBUG = False
+    with pytest.raises(CommandError):
+        call_command("load_demo", verbosity=0)

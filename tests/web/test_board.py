@@ -1,0 +1,141 @@
+"""The free "try a move" board: the server checks every move with the engine."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+CZECH_START = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+# White man on 22 (c3) must capture black 18 (d4) landing on 15 (e5)
+CZECH_CAPTURE = "W:W22,30:B18,3"
+
+
+def moves_in(html: str) -> list[dict]:
+    match = re.search(
+        r'<script type="application/json" class="board-moves">(.*?)</script>', html, re.S
+    )
+    assert match, "the board must embed its legal moves"
+    return json.loads(match.group(1))
+
+
+def fen_in(html: str) -> str:
+    match = re.search(r'name="fen" value="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def test_home_board_embeds_the_legal_moves_of_the_start_position(client):
+    moves = moves_in(client.get("/").content.decode())
+    assert len(moves) == 7  # Czech start: 7 moves for White
+    assert {"routes": [[22, 18]], "text": "22-18", "captured": []} in moves
+
+
+def test_clicked_route_is_played_and_the_partial_returned_to_htmx(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_START, "route": "22,18"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html  # just the board partial
+    assert fen_in(html).startswith("B:W18,")
+    assert "Black to move" in html
+    assert "Played 22-18." in html
+
+
+def test_typed_notation_is_played_and_without_htmx_the_whole_page_returns(client):
+    response = client.post("/board/czech/move", {"fen": CZECH_START, "move": "c3-d4"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" in html
+    assert fen_in(html).startswith("B:W18,")
+
+
+def test_numeric_notation_works_on_an_eight_by_eight_board(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_START, "move": "22-18"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+
+
+def test_illegal_move_answers_400_with_the_board_unchanged_and_a_reason(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_START, "route": "22,15"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert fen_in(html) == CZECH_START
+    assert "not a legal move" in html or "(" in html  # the engine's explanation or the plain reason
+    assert 'class="board-status error"' in html
+
+
+def test_garbage_notation_answers_400_with_how_to_write_a_move(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_START, "move": "hello"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "is not a move" in response.content.decode()
+
+
+def test_empty_move_answers_400(client):
+    response = client.post("/board/czech/move", {"fen": CZECH_START}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "Type a move" in response.content.decode()
+
+
+def test_broken_position_answers_400_not_500(client):
+    response = client.post(
+        "/board/czech/move", {"fen": "W:W99:Bx", "move": "22-18"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "The position is not valid" in response.content.decode()
+
+
+def test_bad_route_text_answers_400(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_START, "route": "22;x"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "route is not valid" in response.content.decode()
+
+
+def test_missing_form_fields_answer_400(client):
+    assert client.post("/board/czech/move", {}, HTTP_HX_REQUEST="true").status_code == 400
+
+
+def test_unknown_variant_on_the_move_endpoint_is_a_404(client):
+    assert (
+        client.post("/board/chess/move", {"fen": CZECH_START, "move": "22-18"}).status_code == 404
+    )
+
+
+def test_get_on_the_move_endpoint_goes_back_to_the_board(client):
+    response = client.get("/board/international/move")
+    assert response.status_code == 302
+    assert response["Location"] == "/?variant=international"
+
+
+def test_compulsory_capture_is_offered_as_the_only_move(client):
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_CAPTURE, "route": "30,26"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400  # a quiet move while a capture is on
+    response = client.post(
+        "/board/czech/move", {"fen": CZECH_CAPTURE, "route": "22,15"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert "18" not in fen_in(response.content.decode()).split(":B")[1].split(",")
+
+
+@pytest.mark.parametrize("variant, move", [("international", "32-28"), ("brazilian", "c3-d4")])
+def test_the_other_variants_take_moves_too(client, variant, move):
+    html = client.get(f"/?variant={variant}").content.decode()
+    fen = fen_in(html)
+    response = client.post(
+        f"/board/{variant}/move", {"fen": fen, "move": move}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200, response.content.decode()[-500:]
+    assert fen_in(response.content.decode()) != fen

@@ -1,0 +1,50 @@
+"""The web layer reaches the engine through one adapter module per app, and agrees with it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from django.conf import settings
+
+from core import engine as core_engine
+from core.variants import VARIANT_NAMES
+
+APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "dama_learn"]
+ADAPTERS = {"core/engine.py", "lessons/engine.py", "puzzles/engine.py", "classroom/engine.py"}
+
+
+def imports_dama(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(
+            a.name == "dama" or a.name.startswith("dama.") for a in node.names
+        ):
+            return True
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and (node.module == "dama" or node.module.startswith("dama."))
+        ):
+            return True
+    return False
+
+
+def test_only_the_adapter_modules_import_the_engine():
+    root = Path(settings.BASE_DIR)
+    offenders = []
+    for app in APPS:
+        for path in (root / app).rglob("*.py"):
+            rel = path.relative_to(root).as_posix()
+            if imports_dama(path) and rel not in ADAPTERS:
+                offenders.append(rel)
+    assert offenders == []
+
+
+def test_the_site_knows_exactly_the_engines_variants():
+    assert set(VARIANT_NAMES) == set(core_engine.engine_variant_names())
+
+
+def test_each_app_has_its_adapter():
+    root = Path(settings.BASE_DIR)
+    assert all((root / adapter).exists() for adapter in ADAPTERS)

@@ -1,0 +1,119 @@
+"""Czech and English: catalogues complete and compiled, Czech for Czech browsers, a switcher."""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+pytestmark = pytest.mark.django_db
+LOCALE = Path(settings.BASE_DIR) / "locale"
+
+
+def read_po(path: Path) -> dict[str, tuple[str, bool]]:
+    """msgid -> (msgstr, fuzzy) for a .po file (plural forms: the first form)."""
+    entries: dict[str, tuple[str, bool]] = {}
+    msgid = msgstr = context = None
+    fuzzy = False
+    field = None
+
+    def flush():
+        if msgid:
+            key = f"{context}\x04{msgid}" if context else msgid
+            entries[key] = (msgstr or "", fuzzy)
+
+    for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            flush()
+            msgid = msgstr = context = None
+            fuzzy = False
+            field = None
+        elif line.startswith("#,") and "fuzzy" in line:
+            fuzzy = True
+        elif line.startswith("#"):
+            continue
+        elif line.startswith("msgctxt "):
+            context, field = eval(line[8:]), "ctx"  # noqa: S307
+        elif line.startswith("msgid "):
+            msgid, field = eval(line[6:]), "id"  # noqa: S307 - a quoted C string from our own catalogue
+        elif line.startswith("msgid_plural "):
+            field = "plural"
+        elif line.startswith(("msgstr ", "msgstr[0] ")):
+            msgstr, field = eval(line.split(" ", 1)[1]), "str"  # noqa: S307
+        elif line.startswith("msgstr["):
+            field = "other"
+        elif line.startswith('"'):
+            if field == "id":
+                msgid += eval(line)  # noqa: S307
+            elif field == "str":
+                msgstr += eval(line)  # noqa: S307
+    return entries
+
+
+def test_czech_catalogue_translates_every_string_and_the_compiled_file_matches():
+    entries = read_po(LOCALE / "cs/LC_MESSAGES/django.po")
+    assert len(entries) > 100
+    untranslated = [k for k, (v, fuzzy) in entries.items() if not v or fuzzy]
+    assert untranslated == []
+    with open(LOCALE / "cs/LC_MESSAGES/django.mo", "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+
+    def lookup(key: str) -> str:
+        if "\x04" in key:
+            return compiled.pgettext(*key.split("\x04"))
+        return compiled.gettext(key)
+
+    stale = [k for k, (v, _f) in entries.items() if lookup(k) != v]
+    assert stale == [], "run `make messages` and commit locale/"
+
+
+def test_english_catalogue_exists_and_is_compiled():
+    assert (LOCALE / "en/LC_MESSAGES/django.po").exists()
+    assert (LOCALE / "en/LC_MESSAGES/django.mo").exists()
+
+
+def test_czech_browser_gets_czech(client):
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="cs-CZ,cs;q=0.9,en;q=0.5").content.decode()
+    assert '<html lang="cs">' in html
+    assert "Naučte se hrát dámu" in html
+
+
+def test_other_browsers_get_english(client):
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert '<html lang="en">' in html
+    assert "Learn to play draughts" in html
+
+
+def test_language_switcher_sets_the_cookie_and_goes_back(client):
+    response = client.post("/language", {"language": "cs", "next": "/learn/czech/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/learn/czech/"
+    assert response.cookies["django_language"].value == "cs"
+    assert '<html lang="cs">' in client.get("/learn/czech/").content.decode()
+
+
+def test_language_switcher_refuses_unknown_languages_and_foreign_redirects(client):
+    assert client.post("/language", {"language": "xx"}).status_code == 400
+    response = client.post("/language", {"language": "en", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+def test_language_switch_is_saved_in_the_profile(client, student):
+    from accounts.models import profile_of
+
+    client.force_login(student)
+    client.post("/language", {"language": "cs"})
+    assert profile_of(student).language == "cs"
+
+
+def test_czech_move_errors_are_in_czech(client):
+    fen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    client.cookies["django_language"] = "cs"
+    response = client.post(
+        "/board/czech/move", {"fen": fen, "move": "hello"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "není tah" in response.content.decode()

@@ -1,0 +1,159 @@
+"""Settings come from the environment: safe laptop defaults, clear errors, a clean deploy check."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+ROOT = settings.BASE_DIR
+GOOD_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP"
+SETTING_VARS = [
+    "DEBUG",
+    "DJANGO_SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "CSRF_TRUSTED_ORIGINS",
+    "DAMA_TEACHERS_AUTO_APPROVE",
+]
+
+
+def run(code: str, tmp_path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter with exactly ``env`` set."""
+    clean = {k: v for k, v in os.environ.items() if k not in SETTING_VARS}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="dama_learn.settings",
+        DAMA_DEV_SECRET_KEY_FILE=str(tmp_path / "dev-key"),
+        DAMA_VAR_DIR=str(tmp_path / "var"),
+        **env,
+    )
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s; " + code,
+        ],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+PRODUCTION = {"DEBUG": "0", "DJANGO_SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "dama.example.org"}
+
+
+def test_laptop_defaults_need_no_environment(tmp_path):
+    result = run(
+        "print(s.DEBUG, s.DATABASES['default']['ENGINE'], s.CELERY_BROKER_URL.split(':')[0])",
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "django.db.backends.sqlite3", "sqla+sqlite"]
+
+
+def test_dev_secret_key_is_made_once_and_kept(tmp_path):
+    first = run("print(s.SECRET_KEY)", tmp_path)
+    second = run("print(s.SECRET_KEY)", tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert (tmp_path / "dev-key").read_text().strip() == first.stdout.strip()
+    assert len(first.stdout.strip()) >= 50
+
+
+def test_production_requires_a_secret_key(tmp_path):
+    result = run("", tmp_path, DEBUG="0", ALLOWED_HOSTS="dama.example.org")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_a_weak_secret_key(tmp_path):
+    result = run("", tmp_path, DEBUG="0", ALLOWED_HOSTS="x.org", DJANGO_SECRET_KEY="short")
+    assert "DJANGO_SECRET_KEY is too weak" in result.stderr
+
+
+def test_production_requires_allowed_hosts(tmp_path):
+    result = run("", tmp_path, DEBUG="0", DJANGO_SECRET_KEY=GOOD_KEY)
+    assert "ALLOWED_HOSTS must be set" in result.stderr
+
+
+def test_a_bad_boolean_names_the_variable(tmp_path):
+    result = run("", tmp_path, DEBUG="maybe")
+    assert "ImproperlyConfigured: DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def test_a_bad_database_url_names_the_variable(tmp_path):
+    result = run("", tmp_path, DATABASE_URL="oracle-ish://nowhere")
+    assert "ImproperlyConfigured: DATABASE_URL must be a URL" in result.stderr
+
+
+def test_a_bad_redis_url_names_the_variable(tmp_path):
+    result = run("", tmp_path, REDIS_URL="http://127.0.0.1:6379")
+    assert "ImproperlyConfigured: REDIS_URL must be a URL" in result.stderr
+
+
+def test_a_bad_broker_url_names_the_variable(tmp_path):
+    result = run("", tmp_path, CELERY_BROKER_URL="ftp://x")
+    assert "ImproperlyConfigured: CELERY_BROKER_URL must be a URL" in result.stderr
+
+
+def test_redis_url_switches_broker_and_cache(tmp_path):
+    result = run(
+        "print(s.CELERY_BROKER_URL, s.CACHES['default']['BACKEND'])",
+        tmp_path,
+        REDIS_URL="redis://r:6379/1",
+    )
+    assert result.stdout.split() == [
+        "redis://r:6379/1",
+        "django.core.cache.backends.redis.RedisCache",
+    ]
+
+
+def test_celery_broker_url_wins_over_redis_url(tmp_path):
+    result = run(
+        "print(s.CELERY_BROKER_URL)",
+        tmp_path,
+        REDIS_URL="redis://r/1",
+        CELERY_BROKER_URL="amqp://q//",
+    )
+    assert result.stdout.strip() == "amqp://q//"
+
+
+def test_database_url_switches_the_database(tmp_path):
+    result = run(
+        "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'])",
+        tmp_path,
+        DATABASE_URL="postgres://u@h:5432/dama",
+    )
+    assert result.stdout.split() == ["django.db.backends.postgresql", "dama"]
+
+
+def test_teacher_approval_follows_debug_unless_set(tmp_path):
+    assert run("print(s.DAMA_TEACHERS_AUTO_APPROVE)", tmp_path).stdout.strip() == "True"
+    assert (
+        run("print(s.DAMA_TEACHERS_AUTO_APPROVE)", tmp_path, **PRODUCTION).stdout.strip() == "False"
+    )
+    result = run("print(s.DAMA_TEACHERS_AUTO_APPROVE)", tmp_path, DAMA_TEACHERS_AUTO_APPROVE="no")
+    assert result.stdout.strip() == "False"
+
+
+def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in SETTING_VARS}
+    env.update(
+        PRODUCTION, DAMA_VAR_DIR=str(tmp_path / "var"), DAMA_DEV_SECRET_KEY_FILE=str(tmp_path / "k")
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout

@@ -1,0 +1,140 @@
+"""A real Celery worker process (Redis broker) does the work a request enqueued."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from core.models import Job
+from tests.conftest import redis_problem, redis_url, service_unavailable
+
+pytestmark = pytest.mark.services
+
+
+def database_url_for_worker() -> str:
+    """The test database, as a URL the worker process can open."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        name = str(db["NAME"])
+        if name == ":memory:" or name.startswith("file:"):
+            pytest.fail(
+                "the worker test needs a file-based SQLite test database (settings: DATABASES TEST NAME)"
+            )
+        return f"sqlite:///{name}"
+    if connection.vendor == "postgresql":
+        auth = quote(db["USER"] or "")
+        if db.get("PASSWORD"):
+            auth += ":" + quote(db["PASSWORD"])
+        host = db.get("HOST") or "127.0.0.1"
+        port = db.get("PORT") or 5432
+        return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
+    pytest.skip(f"no worker database URL for {connection.vendor}")
+
+
+@pytest.fixture
+def redis_broker(settings):
+    """Point this process's Celery app at Redis (skip, or fail in CI, when Redis is not there)."""
+    url = redis_url()
+    problem = redis_problem(url)
+    if problem:
+        service_unavailable(f"Redis is not reachable at {url}: {problem}")
+    from dama_learn.celery import app
+
+    def use(broker: str) -> None:
+        # Celery caches its connection and producer pools per broker URL; drop the cached ones.
+        app.conf.broker_url = broker
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    previous = app.conf.broker_url
+    settings.CELERY_BROKER_URL = url
+    use(url)
+    yield url
+    use(previous)
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, redis_broker, tmp_path):
+    """Start `celery -A dama_learn worker` as a subprocess on the test database; stop it after."""
+    from dama_learn.celery import app
+
+    hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dama_learn.settings",
+        "DATABASE_URL": database_url_for_worker(),
+        "CELERY_BROKER_URL": redis_broker,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_path = tmp_path / "worker.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed in teardown
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "default,deep", "-n", hostname,
+         "--concurrency", "1", "--loglevel", "INFO", "--without-mingle", "--without-gossip"],
+        cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the worker exited with {proc.returncode}:\n{log_path.read_text()}")
+            if app.control.ping(destination=[hostname], timeout=0.5):
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"the worker did not answer a ping within 60 s:\n{log_path.read_text()}"
+                )
+        yield hostname
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def wait_for(job: Job, seconds: float = 60) -> Job:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.is_finished:
+            return job
+        time.sleep(0.2)
+    return job
+
+
+def test_a_real_worker_runs_the_job_a_request_enqueued(
+    client, django_user_model, celery_worker_process
+):
+    boss = django_user_model.objects.create_superuser(
+        "boss", "boss@example.com", "x-long-password-1"
+    )
+    client.force_login(boss)
+    response = client.post("/jobs/probe", {"variant": "czech"})
+    assert response.status_code == 202
+    job = wait_for(Job.objects.get())
+    assert job.status == Job.Status.DONE, (job.status, job.error)
+    assert job.worker == celery_worker_process
+    assert job.result["start_moves"] == 7
+    assert job.result["worker"] == celery_worker_process
+    assert (
+        client.get(response["Location"], HTTP_ACCEPT="application/json").json()["status"] == "done"
+    )
+
+
+def test_healthz_is_200_when_a_worker_answers_the_ping(client, celery_worker_process):
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 200, body
+    assert body["workers"]["method"] == "ping"
+    assert celery_worker_process in body["workers"]["workers"]
