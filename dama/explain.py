@@ -151,10 +151,6 @@ def _pieces_cs(n: int) -> str:
     return f"{n} figur"
 
 
-def _pieces_en(n: int) -> str:
-    return f"{n} piece" if n == 1 else f"{n} pieces"
-
-
 # -- one leap of a capture (possibly breaking a rule) --------------------------------------------
 @dataclass(frozen=True, slots=True)
 class _Leap:
@@ -328,8 +324,9 @@ class _Mover:
     def can_continue(self, node: _Node) -> list[_Leap]:
         return self.leaps(node, False, False)
 
-    def best_capture(self) -> int:
-        """Most pieces this piece can take in one capture, by the rules of the leaps alone."""
+    def best_capture(self, node: _Node | None = None) -> int:
+        """Most pieces this piece can take in one capture (from ``node``: still take), by the
+        rules of the leaps alone."""
         best = 0
         self.nodes = 0
 
@@ -342,7 +339,7 @@ class _Mover:
             for lp in self.can_continue(node):
                 walk(self.apply(node, lp), depth + 1)
 
-        walk(_Node(self.start_bit, 0, False), 0)
+        walk(node or _Node(self.start_bit, 0, False), 0)
         return best
 
 
@@ -609,7 +606,7 @@ class _Explainer:
         if not complete:
             return self.not_finished(min(routes, key=lambda m: len(m.leaps)))
         for m in complete:
-            exp = self.king_landing(m)
+            exp = self.king_landing(m, top if majority else 0)
             if exp is not None:
                 return exp
         if majority and taken < top:
@@ -649,7 +646,7 @@ class _Explainer:
             still_jumpable=more,
         )
 
-    def king_landing(self, m: _Match) -> Explanation | None:
+    def king_landing(self, m: _Match, top: int = 0) -> Explanation | None:
         mover = self.mover
         if not mover.king or not m.leaps:
             return None
@@ -665,6 +662,14 @@ class _Explainer:
             and lp.land != last.land
             and mover.can_continue(mover.apply(node, lp))
         ]
+        if better and top:
+            # majority rule: only the landings from which the most pieces can still be taken
+            need = top - len(m.leaps)
+            better = [
+                b
+                for b in better
+                if mover.best_capture(mover.apply(node, _Leap(node.cur, b, last.over))) >= need
+            ]
         if not better:
             return None
         good = sorted(g.square_of[b] for b in better)
