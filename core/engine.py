@@ -22,9 +22,9 @@ import dama.svg
 from .variants import VARIANTS, get_variant
 
 
-def labels_for(board: dama.Board) -> str:
-    """Square labels on diagrams: the notation players of the variant write by default."""
-    return "algebraic" if getattr(board.variant, "algebraic_default", False) else "numbers"
+def svg_lang() -> str:
+    """The language of diagram titles and descriptions: the page's."""
+    return "cs" if (get_language() or "").startswith("cs") else "en"
 
 
 def engine_version() -> str:
@@ -84,7 +84,13 @@ def board_from_fen(fen: str, variant: str) -> dama.Board:
         ) from None
 
 
-def board_view(board: dama.Board, *, flipped: bool = False, last_move: str = "") -> BoardView:
+def board_view(
+    board: dama.Board,
+    *,
+    flipped: bool = False,
+    last_move: dama.Move | None = None,
+    notation: str = "",
+) -> BoardView:
     variant = board.variant.name
     moves = [
         {
@@ -99,13 +105,13 @@ def board_view(board: dama.Board, *, flipped: bool = False, last_move: str = "")
         variant=variant,
         fen=board.fen(),
         svg=mark_safe(
-            dama.svg.board_svg(board, flipped=flipped, labels=labels_for(board))
+            dama.svg.board_svg(board, flipped=flipped, labels="auto", lang=svg_lang())
         ),  # engine-made SVG
         moves=moves,
         white_to_move=board.turn == dama.WHITE,
         size=board.variant.size,
         flipped=flipped,
-        last_move=last_move,
+        last_move=notation,
         outcome=describe_outcome(outcome) if outcome is not None else "",
     )
 
@@ -178,12 +184,14 @@ def find_move(board: dama.Board, *, route: str = "", text: str = "") -> dama.Mov
         ) from None
 
 
-def play(fen: str, variant: str, *, route: str = "", text: str = "") -> tuple[dama.Board, str]:
-    """Play the entered move on ``fen``: the new board and the move in notation."""
+def play(
+    fen: str, variant: str, *, route: str = "", text: str = ""
+) -> tuple[dama.Board, dama.Move, str]:
+    """Play the entered move on ``fen``: the new board, the move, and the move in notation."""
     board = board_from_fen(fen, variant)
     if board.outcome() is not None:
         raise ValidationError(_("The game is over in this position."), code="over")
     move = find_move(board, route=route, text=text)
     notation = board.move_text(move)
     board.push(move)
-    return board, notation
+    return board, move, notation

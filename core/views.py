@@ -62,7 +62,7 @@ def board_move(request: HttpRequest, variant: str) -> HttpResponse:
     else:
         data = form.cleaned_data
         try:
-            new_board, notation = engine.play(
+            new_board, move, notation = engine.play(
                 data["fen"], variant, route=data["route"], text=data["move"]
             )
         except ValidationError as exc:
@@ -75,7 +75,9 @@ def board_move(request: HttpRequest, variant: str) -> HttpResponse:
             except ValidationError:
                 board = engine.board_view(engine.start_board(variant))
         else:
-            board = engine.board_view(new_board, flipped=data["flipped"], last_move=notation)
+            board = engine.board_view(
+                new_board, flipped=data["flipped"], last_move=move, notation=notation
+            )
             message = _("Played %(move)s.") % {"move": notation}
             if board.outcome:
                 message = f"{message} {board.outcome}"

@@ -7,22 +7,23 @@ engine errors into ``ValidationError``.
 from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 import dama
 import dama.svg
 from core.variants import get_variant
 
 
-def labels_for(board: dama.Board) -> str:
-    """Square labels on diagrams: the notation players of the variant write by default."""
-    return "algebraic" if getattr(board.variant, "algebraic_default", False) else "numbers"
+def svg_lang() -> str:
+    """The language of diagram titles and descriptions: the page's."""
+    return "cs" if (get_language() or "").startswith("cs") else "en"
 
 
 def start_diagram(variant: str) -> SafeString:
     """The starting position of ``variant`` as an accessible SVG diagram."""
     get_variant(variant)
     board = dama.Board(variant)
-    return mark_safe(dama.svg.board_svg(board, labels=labels_for(board)))  # engine-made SVG
+    return mark_safe(dama.svg.board_svg(board, labels="auto", lang=svg_lang()))  # engine-made SVG
 
 
 def men_per_side(variant: str) -> int:

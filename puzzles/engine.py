@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import dama
@@ -15,16 +16,16 @@ import dama.svg
 from core.variants import get_variant
 
 
-def labels_for(board: dama.Board) -> str:
-    """Square labels on diagrams: the notation players of the variant write by default."""
-    return "algebraic" if getattr(board.variant, "algebraic_default", False) else "numbers"
+def svg_lang() -> str:
+    """The language of diagram titles and descriptions: the page's."""
+    return "cs" if (get_language() or "").startswith("cs") else "en"
 
 
 def diagram(variant: str, fen: str | None = None) -> SafeString:
     """A diagram of ``fen`` (the starting position when None) in ``variant``."""
     get_variant(variant)
     board = dama.Board(variant) if fen is None else position(fen, variant)
-    return mark_safe(dama.svg.board_svg(board, labels=labels_for(board)))  # engine-made SVG
+    return mark_safe(dama.svg.board_svg(board, labels="auto", lang=svg_lang()))  # engine-made SVG
 
 
 def position(fen: str, variant: str) -> dama.Board:

@@ -246,7 +246,7 @@ def test_demo_fixture_loads_and_its_accounts_log_in(client, settings):
 
     settings.DEBUG = True
     call_command("load_demo", verbosity=0, stdout=io.StringIO())
-    for username, password, role in DEMO_ACCOUNTS:
+    for username, password, _role in DEMO_ACCOUNTS:
         assert client.login(username=username, password=password), username
         client.logout()
     assert profile_of(User.objects.get(username="teacher")).is_teacher
