@@ -10,7 +10,9 @@ py-draughts 1.10.1 (a dev dependency, imported only here and only when the bench
 * ``api``: a perft loop over our public API (``Board.legal_moves`` with full :class:`~dama.Move`
   objects, ``push``, ``pop``) against the same loop over py-draughts' public API.
 
-Each figure is the fastest of ``--repeat`` runs (default 3). Every count is checked against the published tables in ``tests/engine/data/perft.json`` when that
+Each figure is the fastest of ``--repeat`` runs (default 3), ours and theirs alternating, timed in
+CPU seconds of this process so that other load on a shared machine skews the ratios less. Every
+count is checked against the published tables in ``tests/engine/data/perft.json`` when that
 file is there. Both API loops count leaves in bulk at the last ply (``len(legal_moves)``).
 
 The bench is a list of sections (:data:`SECTIONS`): a section is a function taking a
@@ -103,23 +105,33 @@ class Section:
 
 
 # -- timing helpers --------------------------------------------------------------------------------
-def _timed(fn: Callable[..., int], *args: Any) -> Timing:
-    """Run ``fn(*args)`` once; its result is the node count."""
-    t0 = time.perf_counter()
+#: a measured piece of work: a function returning a node count, and its arguments
+Job = tuple[Callable[..., int], tuple[Any, ...]]
+
+
+def _timed(job: Job) -> Timing:
+    """Run ``job`` once, timed by this process's CPU time (other load on the machine does not count)."""
+    fn, args = job
+    t0 = time.process_time()
     n = int(fn(*args))
-    return Timing(n, time.perf_counter() - t0)
+    return Timing(n, time.process_time() - t0)
 
 
-def best_of(repeat: int, fn: Callable[..., int], *args: Any) -> Timing:
-    """The fastest of ``repeat`` runs of ``fn(*args)`` (the node count must not change)."""
-    best = _timed(fn, *args)
-    for _ in range(repeat - 1):
-        t = _timed(fn, *args)
-        if t.nodes != best.nodes:
-            raise RuntimeError(f"{fn.__name__} counted {t.nodes}, then {best.nodes}")
-        if t.seconds < best.seconds:
-            best = t
-    return best
+def measure(repeat: int, ours: Job, theirs: Job | None = None) -> tuple[Timing, Timing | None]:
+    """The fastest of ``repeat`` runs of each job, the two alternating run by run."""
+    best: list[Timing | None] = [None, None]
+    for _ in range(repeat):
+        for i, job in enumerate((ours, theirs)):
+            if job is None:
+                continue
+            t = _timed(job)
+            b = best[i]
+            if b is not None and t.nodes != b.nodes:
+                raise RuntimeError(f"{job[0].__name__} counted {b.nodes}, then {t.nodes}")
+            if b is None or t.seconds < b.seconds:
+                best[i] = t
+    assert best[0] is not None
+    return best[0], best[1]
 
 
 def api_perft(board: Any, depth: int) -> int:
@@ -142,32 +154,32 @@ def _their_board(draughts: ModuleType, variant: str) -> Any:
 
 
 # -- sections -------------------------------------------------------------------------------------
+PERFT_DEPTHS = {"international": 8, "brazilian": 9, "czech": 9}
+API_DEPTHS = {"international": 7, "brazilian": 8, "czech": 8}
+QUICK_PERFT_DEPTHS = {"international": 5, "brazilian": 6, "czech": 6}
+QUICK_API_DEPTHS = {"international": 4, "brazilian": 5, "czech": 5}
+_THEIR_API = "py-draughts public API loop (legal_moves/push/pop)"
+
+
 def perft_section(ctx: BenchContext) -> list[Row]:
     """Fast-core perft from the start positions (international 8, Brazilian and Czech 9)."""
-    depths = (
-        {"international": 5, "brazilian": 6, "czech": 6}
-        if ctx.quick
-        else {
-            "international": 8,
-            "brazilian": 9,
-            "czech": 9,
-        }
-    )
     rows = []
-    for variant, depth in depths.items():
-        ours = best_of(ctx.repeat, Board(variant).perft, depth)
-        row = Row(f"{variant} perft", depth, ours, expected=ctx.expected(variant, depth))
-        if ctx.draughts is not None and variant == "international":
+    for variant, depth in (QUICK_PERFT_DEPTHS if ctx.quick else PERFT_DEPTHS).items():
+        theirs: Job | None = None
+        against = note = ""
+        if ctx.draughts is None or variant == "czech":
+            note = "py-draughts has no Czech draughts" if variant == "czech" else ""
+        elif variant == "international":
             turbo = importlib.import_module("draughts.engines.turbo")
-            board = _their_board(ctx.draughts, variant)
-            row.theirs = best_of(ctx.repeat, turbo.perft_from_board, board, depth)
-            row.against = "py-draughts TurboEngine bitboard perft"
-        elif ctx.draughts is not None and variant == "brazilian":
-            board = _their_board(ctx.draughts, variant)
-            row.theirs = best_of(ctx.repeat, api_perft, board, depth)
-            row.against = "py-draughts public API loop (legal_moves/push/pop)"
-        elif variant == "czech":
-            row.note = "py-draughts has no Czech draughts"
+            theirs = (turbo.perft_from_board, (_their_board(ctx.draughts, variant), depth))
+            against = "py-draughts TurboEngine bitboard perft"
+        else:
+            theirs = (api_perft, (_their_board(ctx.draughts, variant), depth))
+            against = _THEIR_API
+        ours_t, theirs_t = measure(ctx.repeat, (Board(variant).perft, (depth,)), theirs)
+        row = Row(
+            f"{variant} perft", depth, ours_t, theirs_t, against, ctx.expected(variant, depth), note
+        )
         rows.append(row)
         ctx.out(_progress(row))
     return rows
@@ -175,25 +187,25 @@ def perft_section(ctx: BenchContext) -> list[Row]:
 
 def api_section(ctx: BenchContext) -> list[Row]:
     """Perft through each library's public API (full move objects, push, pop) on the same trees."""
-    depths = (
-        {"international": 4, "brazilian": 5, "czech": 5}
-        if ctx.quick
-        else {
-            "international": 7,
-            "brazilian": 8,
-            "czech": 8,
-        }
-    )
     rows = []
-    for variant, depth in depths.items():
-        ours = best_of(ctx.repeat, api_perft, Board(variant), depth)
-        row = Row(f"{variant} public API", depth, ours, expected=ctx.expected(variant, depth))
-        if ctx.draughts is not None and variant != "czech":
-            board = _their_board(ctx.draughts, variant)
-            row.theirs = best_of(ctx.repeat, api_perft, board, depth)
-            row.against = "py-draughts public API loop (legal_moves/push/pop)"
-        elif variant == "czech":
-            row.note = "py-draughts has no Czech draughts"
+    for variant, depth in (QUICK_API_DEPTHS if ctx.quick else API_DEPTHS).items():
+        theirs: Job | None = None
+        against = note = ""
+        if variant == "czech":
+            note = "py-draughts has no Czech draughts"
+        elif ctx.draughts is not None:
+            theirs = (api_perft, (_their_board(ctx.draughts, variant), depth))
+            against = _THEIR_API
+        ours_t, theirs_t = measure(ctx.repeat, (api_perft, (Board(variant), depth)), theirs)
+        row = Row(
+            f"{variant} public API",
+            depth,
+            ours_t,
+            theirs_t,
+            against,
+            ctx.expected(variant, depth),
+            note,
+        )
         rows.append(row)
         ctx.out(_progress(row))
     return rows
@@ -303,7 +315,10 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         quick=args.quick, draughts=draughts, out=out, table=_load_table(), repeat=repeat
     )
     out(f"dama bench: Python {platform.python_version()} on {platform.machine()}; {found}")
-    out(f"each figure is the fastest of {repeat} run{'s' if repeat > 1 else ''}")
+    out(
+        f"each figure is the fastest of {repeat} run{'s' if repeat > 1 else ''}, in CPU seconds of this"
+        " process (time.process_time), dama and py-draughts alternating"
+    )
     if not ctx.table:
         out(f"(no published table at {_TABLE}: node counts are not checked)")
     t0 = time.perf_counter()
