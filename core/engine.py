@@ -105,7 +105,9 @@ def board_view(
         variant=variant,
         fen=board.fen(),
         svg=mark_safe(
-            dama.svg.board_svg(board, flipped=flipped, labels="auto", lang=svg_lang())
+            dama.svg.board_svg(
+                board, flipped=flipped, labels="auto", lang=svg_lang(), last_move=last_move
+            )
         ),  # engine-made SVG
         moves=moves,
         white_to_move=board.turn == dama.WHITE,
