@@ -26,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _board(args: argparse.Namespace) -> Board:
-    return Board(args.variant, args.fen) if args.fen else Board(args.variant)
+    return Board(args.variant, args.fen) if args.fen is not None else Board(args.variant)
 
 
 def _fail(message: str) -> NoReturn:

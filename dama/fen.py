@@ -25,7 +25,9 @@ _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 def _square(token: str, board: Board, where: str) -> int:
     g = board.geo
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
+        if len(token) > 3:
+            raise InvalidFenError(f"{token[:12]!r}... in {where} is not a square number")
         sq = int(token)
         if not 1 <= sq <= g.squares:
             raise InvalidFenError(

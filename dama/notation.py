@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .board import Board, Move
 
 _TOKEN_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
-_SQUARE_TEXT = re.compile(r"^(\d{1,2}|[a-jA-J](?:10|[1-9]))$")
+_SQUARE_TEXT = re.compile(r"^([0-9]{1,2}|[a-jA-J](?:10|[1-9]))$")
 
 
 def parse_square(text: str, variant: str | Variant) -> int:
@@ -34,7 +34,7 @@ def parse_square(text: str, variant: str | Variant) -> int:
     v = find_variant(variant)
     g = geometry(v.size)
     t = str(text).strip()
-    if t.isdigit():
+    if t.isascii() and t.isdigit() and len(t) <= 3:
         sq = int(t)
         if 1 <= sq <= g.squares:
             return sq
@@ -117,8 +117,14 @@ def matching_moves(board: Board, squares: list[int]) -> list[Move]:
     """Distinct legal moves whose start and end are the text's and whose route passes, in order,
     through any landing squares written between them."""
     start, end, middle = squares[0], squares[-1], squares[1:-1]
+    legal = board.generate_legal_moves()
+    # a text that is exactly one move's full route names that move, even if it is also a
+    # shortened form of longer routes
+    exact = [m for m in legal if tuple(squares) in m.routes]
+    if len(exact) == 1:
+        return exact
     out = []
-    for m in board.generate_legal_moves():
+    for m in legal:
         if m.start != start or m.end != end:
             continue
         if middle and not any(_is_subsequence(middle, r[1:-1]) for r in m.routes):

@@ -208,7 +208,6 @@ def test_bad_input_messages_say_what_is_wrong() -> None:
     assert "33" in err
 
 
-@pytest.mark.xfail(strict=True, reason="CLI bug: --fen '' is taken as the start position")
 def test_empty_fen_is_bad_input() -> None:
     """An empty --fen is a bad FEN (Board('czech', '') raises InvalidFenError), not the start."""
     p = run("moves", "--variant", "czech", "--fen", "")

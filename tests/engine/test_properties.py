@@ -217,14 +217,11 @@ def test_malformed_fen_raises_only_invalid_fen_error(variant: str, fen: str) -> 
         assert Board(variant, b.fen()) == b
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine bug: fen._square calls int() on str.isdigit() text (superscripts)"
-)
 @pytest.mark.parametrize("fen", ["W:W\u00b2", "W:W21:B\u2460", "W:W" + "9" * 5000])
 def test_fen_superscript_digit_raises_invalid_fen_error(fen: str) -> None:
     """'²' and '①' pass str.isdigit() but are no numbers; int() of 5000 digits exceeds Python's limit.
 
-    The engine lets ValueError out of int() instead of InvalidFenError.
+    Such text must be refused as InvalidFenError, never a bare ValueError from int().
     """
     assert unicodedata.category(fen[-1]) in ("No", "Nd")
     with pytest.raises(InvalidFenError):
@@ -270,7 +267,7 @@ def test_move_texts_parse_back(board: Board) -> None:
 @SETTINGS
 @given(any_positions(("czech",)))
 def test_czech_move_texts_parse_back(board: Board) -> None:
-    """As above for Czech, leaving out the texts the known ambiguity bug hits (see the xfail)."""
+    """As above for Czech, for routes no other move with the same start and end shadows."""
     for m in board.legal_moves:
         for i, route in enumerate(m.routes):
             if _shadowed(board, m, route):
@@ -282,9 +279,6 @@ def test_czech_move_texts_parse_back(board: Board) -> None:
             assert board.parse_move(board.move_text(m, algebraic=True)) == m
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine bug: a full route that is a sub-route of another move is ambiguous"
-)
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(any_positions(("czech",)))
 @example(Board("czech", "W:WK19:B6,22,23,14"))

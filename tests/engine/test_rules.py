@@ -930,15 +930,11 @@ def test_sds_9_full_route_is_accepted_for_every_legal_capture() -> None:
     assert set(long.captured) == {23, 22, 14, 6}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a capture's full route that is a sub-route of another move is ambiguous",
-)
 def test_sds_9_one_piece_capture_route_is_not_ambiguous() -> None:
     """RULES.md "accept any of the routes": "19x1" is the whole route of the one-piece capture.
 
-    The engine raises AmbiguousMoveError("... write the full route, one of 19x1, 19x26x17x10x1"),
-    so the one-piece capture cannot be entered at all, and move_text() of it does not parse back.
+    An exact full route must win over the longer route it is a shortened form of, otherwise the
+    one-piece capture could not be entered at all and move_text() of it would not parse back.
     """
     b = Board("czech", "W:WK19:B6,22,23,14")
     single = next(m for m in b.legal_moves if m.captured == (6,))
