@@ -58,7 +58,7 @@ class BoardView:
 
     @property
     def moves_json(self) -> str:
-        return json.dumps(self.moves, separators=(",", ":")).replace("<", "\\u003c")
+        return json.dumps(self.moves, separators=(",", ":"))
 
     @property
     def turn_text(self) -> str:

@@ -1,7 +1,7 @@
 /* The board component: click or keyboard to move, the server judges every move.
  *
  * Needs only what the template renders: an engine SVG whose dark squares carry data-square="N",
- * a JSON list of legal moves [{routes: [[start, ..., end], ...], text, captured}], a move form
+ * a JSON list of legal moves in data-moves [{routes: [[start, ..., end], ...], text, captured}], a move form
  * (hidden "route" field, "move" text field) and an aria-live status line. Legal targets are
  * highlighted at once from the JSON; a multi-capture is entered landing by landing; the finished
  * route is posted (htmx), and the server answers with the new board or the reason it is illegal.
@@ -18,10 +18,9 @@
     var svg = holder && holder.querySelector("svg");
     var form = widget.querySelector("form.move-form");
     var status = widget.querySelector("[data-board-status]");
-    var dataEl = widget.querySelector("script.board-moves");
-    if (!svg || !form || !dataEl) return;
+    if (!svg || !form) return;
     var moves = [];
-    try { moves = JSON.parse(dataEl.textContent || "[]"); } catch (e) { moves = []; }
+    try { moves = JSON.parse(widget.dataset.moves || "[]"); } catch (e) { moves = []; }
     var routes = [];
     moves.forEach(function (m) { m.routes.forEach(function (r) { routes.push(r); }); });
     var msg = function (name) { return widget.dataset["msg" + name] || ""; };
@@ -48,7 +47,7 @@
     function geometry(sq) {
       var r = els[sq].getBoundingClientRect();
       var c = toSvg(r.left + r.width / 2, r.top + r.height / 2);
-      return { x: c.x, y: c.y, size: r.width / c.scale, cx: r.left + r.width / 2, cy: r.top + r.height / 2 };
+      return { x: c.x, y: c.y, size: r.width / c.scale, cx: r.left + r.width / 2, cy: r.top + r.height / 2, step: r.width || 1 };
     }
     function mark(sq, cls, radius) {
       if (!els[sq]) return;
@@ -155,14 +154,14 @@
       var a = geometry(from), best = null, bestScore = Infinity;
       squares.forEach(function (sq) {
         if (sq === from) return;
-        var b = geometry(sq), ddx = b.cx - a.cx, ddy = b.cy - a.cy, step = a.size * a.scale || 1;
+        var b = geometry(sq), ddx = b.cx - a.cx, ddy = b.cy - a.cy, step = a.step;
         if (dy === 0) {
           if (Math.abs(ddy) > step * 0.5 || ddx * dx <= 0) return;
           var s1 = Math.abs(ddx);
           if (s1 < bestScore) { bestScore = s1; best = sq; }
         } else {
           if (ddy * dy <= 0 || Math.abs(ddy) > step * 1.5) return;
-          var s2 = Math.abs(ddx) + (dx ? 0 : 0);
+          var s2 = Math.abs(ddx);
           if (s2 < bestScore) { bestScore = s2; best = sq; }
         }
       });

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 
 import pytest
 
@@ -15,11 +16,9 @@ CZECH_CAPTURE = "W:W22,30:B18,3"
 
 
 def moves_in(html: str) -> list[dict]:
-    match = re.search(
-        r'<script type="application/json" class="board-moves">(.*?)</script>', html, re.S
-    )
+    match = re.search(r'data-moves="([^"]*)"', html)
     assert match, "the board must embed its legal moves"
-    return json.loads(match.group(1))
+    return json.loads(unescape(match.group(1)))
 
 
 def fen_in(html: str) -> str:
