@@ -61,6 +61,7 @@
         var inset = g.size * 0.06;
         shape.setAttribute("x", g.x - g.size / 2 + inset); shape.setAttribute("y", g.y - g.size / 2 + inset);
         shape.setAttribute("width", g.size - 2 * inset); shape.setAttribute("height", g.size - 2 * inset);
+        shape.setAttribute("stroke-width", g.size * 0.07);
       }
       shape.setAttribute("class", cls);
       overlay.appendChild(shape);
