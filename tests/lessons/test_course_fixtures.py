@@ -439,6 +439,8 @@ def _doc_tables() -> dict[str, dict[str, set[str]]]:
     """``docs/lessons-coverage.md`` rows ``| article | course | lesson | steps |`` per course."""
     out: dict[str, dict[str, set[str]]] = {}
     for line in COVERAGE_DOC.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("| "):
+            continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 4 or cells[1] not in COURSE_FILES:
             continue
