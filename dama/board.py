@@ -662,9 +662,11 @@ class Board:
         on_diag = False
         if self.variant.endgame_rule == "czech":
             # a lone king standing on the main diagonal changes which Czech count applies
-            for side, men, kings in ((self.white, wm, wk), (self.black, bm, bk)):
-                if men == 0 and kings == 1 and side & self.geo.main_diagonal:
-                    on_diag = True
+            # only three kings against a lone king: art. 6.3 or 6.4 by the lone king's square
+            if (wm, wk, bm, bk) == (0, 1, 0, 3):
+                on_diag = bool(self.white & self.geo.main_diagonal)
+            elif (wm, wk, bm, bk) == (0, 3, 0, 1):
+                on_diag = bool(self.black & self.geo.main_diagonal)
         return (wm, wk, bm, bk, on_diag)
 
     # -- notation and explanations (implemented in their own modules) ---------------------

@@ -67,7 +67,7 @@ def _articles(board: Board) -> dict[str, str]:
         "no_pieces": f"{name} art. 7",
         "no_moves": f"{name} art. 7",
         "threefold": f"{name} art. 8",
-        "move_rule": "FMJD rules art. 6.1 (25 king moves)",
+        "move_rule": "FMJD rules: 25-move rule",
     }
 
 
@@ -96,9 +96,9 @@ def endgame_limit(board: Board) -> tuple[int, str] | None:
         return None
     if rule == "fmjd":
         if (men, kings) in ((0, 1), (0, 2), (1, 1)):
-            return (10, "FMJD rules art. 6.3 (5 moves)")
+            return (10, "FMJD rules: 5-move rule")
         if (men, kings) in ((0, 3), (1, 2), (2, 1)):
-            return (32, "FMJD rules art. 6.2 (16 moves)")
+            return (32, "FMJD rules: 16-move rule")
     return None
 
 
