@@ -30,7 +30,7 @@ def _transport(url: str) -> str:
 def check_broker() -> dict[str, Any]:
     url = settings.CELERY_BROKER_URL
     try:
-        with Connection(url, connect_timeout=TIMEOUT, transport_options={"max_retries": 0}) as conn:
+        with Connection(url, connect_timeout=TIMEOUT) as conn:
             conn.ensure_connection(max_retries=1, timeout=TIMEOUT)
             supports_ping = "fanout" in conn.transport.implements.exchange_type
     except Exception as exc:
