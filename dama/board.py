@@ -66,6 +66,7 @@ class Move:
         "_to",
         "_cap",
         "_order",
+        "_sort",
     )
 
     start: Square
@@ -98,6 +99,7 @@ class Move:
         self.route_captures = route_captures or (captured,)
         self._frm, self._to, self._cap = bits
         self._order = (start << 7 | end, tuple(sorted(captured)))
+        self._sort = self._order if captured else (start << 7 | end, ())
 
     @property
     def is_capture(self) -> bool:
@@ -134,23 +136,73 @@ class Move:
 
 
 _order_key = attrgetter("_order")
+_sort_key = attrgetter("_sort")
 
 
-class _State(NamedTuple):
-    white: int
-    black: int
-    kings: int
-    turn: bool
-    quiet_plies: int
-    endgame_key: tuple[object, ...]
-    endgame_plies: int
-    ply: int
-    move: Move | None
-    #: the repetition history replaced by an irreversible move (None: the move appended to it)
-    history: list[tuple[int, int, int, bool]] | None
+#: a saved state on the move stack: white, black, kings, turn, quiet_plies, endgame_key,
+#: endgame_plies, ply, the move, and the repetition history an irreversible move replaced
+_State = tuple[
+    int,
+    int,
+    int,
+    bool,
+    int,
+    tuple[object, ...],
+    int,
+    int,
+    "Move",
+    "list[tuple[int, int, int, bool]] | None",
+]
+
+_MAN_TABLES: dict[tuple[str, bool], dict[int, Move]] = {}
+_KING_TABLES: dict[str, dict[int, Move]] = {}
 
 
-_QUIET_CACHE: dict[str, dict[tuple[int, int, bool], Move]] = {}
+def _man_table(variant: Variant, white: bool) -> dict[int, Move]:
+    """Every one-step man move of one side, keyed by the two bits it touches."""
+    key = (variant.name, white)
+    tab = _MAN_TABLES.get(key)
+    if tab is None:
+        g = geometry(variant.size)
+        crown = g.white_crown if white else g.black_crown
+        tab = {}
+        for s in range(1, g.squares + 1):
+            b = g.bit_of[s]
+            for d in (0, 1) if white else (2, 3):
+                t = g.neighbour[b][d]
+                if t >= 0:
+                    e = g.square_of[t]
+                    tab[(1 << b) | (1 << t)] = Move(
+                        s,
+                        e,
+                        (e,),
+                        (),
+                        bool(crown >> t & 1),
+                        ((s, e),),
+                        ((),),
+                        bits=(1 << b, 1 << t, 0),
+                    )
+        _MAN_TABLES[key] = tab
+    return tab
+
+
+def _king_table(variant: Variant) -> dict[int, Move]:
+    """Every quiet king move, keyed by ``from_bit << 7 | to_bit`` (bit indexes)."""
+    tab = _KING_TABLES.get(variant.name)
+    if tab is None:
+        g = geometry(variant.size)
+        tab = {}
+        for s in range(1, g.squares + 1):
+            b = g.bit_of[s]
+            for ray in g.rays[b]:
+                for t in ray:
+                    e = g.square_of[t]
+                    tab[b << 7 | t] = Move(
+                        s, e, (e,), (), False, ((s, e),), ((),), bits=(1 << b, 1 << t, 0)
+                    )
+        _KING_TABLES[variant.name] = tab
+    return tab
+
 
 _ZOBRIST_RNG = random.Random(20061001)
 _ZOBRIST: dict[int, list[list[int]]] = {}
@@ -241,7 +293,12 @@ class Board:
         b.white, b.black, b.kings, b.turn = self.white, self.black, self.kings, self.turn
         b.quiet_plies, b.ply = self.quiet_plies, self.ply
         b.endgame_key, b.endgame_plies = self.endgame_key, self.endgame_plies
-        b._stack = list(self._stack) if stack else []
+        # saved repetition histories are restored by pop: each copy gets its own lists
+        b._stack = (
+            [st[:9] + (None if st[9] is None else list(st[9]),) for st in self._stack]
+            if stack
+            else []
+        )
         b._history = list(self._history) if stack else [self.key()]
         return b
 
@@ -415,11 +472,23 @@ class Board:
             for r in self._king_routes(b, occ_all ^ low, opp, 0):
                 out.append((b, r))
         if not (out and var.king_priority):
+            empty = self.geo.valid & ~occ_all
+            st = self.geo.steps
+            ul, ur, dl, dr = -st[0], -st[1], st[2], st[3]
             if var.men_capture_backward:
                 dirs: tuple[int, ...] = (0, 1, 2, 3)
+                bb = (
+                    ((((empty << ul) & opp) << ul) & men)
+                    | ((((empty << ur) & opp) << ur) & men)
+                    | ((((empty >> dl) & opp) >> dl) & men)
+                    | ((((empty >> dr) & opp) >> dr) & men)
+                )
+            elif self.turn:
+                dirs = (0, 1)
+                bb = ((((empty << ul) & opp) << ul) & men) | ((((empty << ur) & opp) << ur) & men)
             else:
-                dirs = (0, 1) if self.turn else (2, 3)
-            bb = men & self._men_that_can_capture(men, opp, occ_all, dirs)
+                dirs = (2, 3)
+                bb = ((((empty >> dl) & opp) >> dl) & men) | ((((empty >> dr) & opp) >> dr) & men)
             while bb:
                 low = bb & -bb
                 bb ^= low
@@ -510,21 +579,39 @@ class Board:
                 capmask |= 1 << c
             groups.setdefault((b, r[0][-1], capmask), []).append(r)
         moves: list[Move] = []
+        kings = self.kings
         for (b, to, capmask), rs in groups.items():
-            is_king = bool(self.kings >> b & 1)
+            crowns = not kings >> b & 1 and bool(crown_row >> to & 1)
+            start = sq[b]
+            if len(rs) == 1:
+                lands, caps = rs[0]
+                route = (start, *[sq[x] for x in lands])
+                capt = tuple([sq[x] for x in caps])
+                moves.append(
+                    Move(
+                        start,
+                        route[-1],
+                        route[1:],
+                        capt,
+                        crowns,
+                        (route,),
+                        (capt,),
+                        bits=(1 << b, 1 << to, capmask),
+                    )
+                )
+                continue
             by_route = {
-                tuple([sq[b]] + [sq[x] for x in lands]): tuple(sq[x] for x in caps)
-                for lands, caps in rs
+                (start, *[sq[x] for x in lands]): tuple([sq[x] for x in caps]) for lands, caps in rs
             }
             full = tuple(sorted(by_route))
             route_caps = tuple(by_route[f] for f in full)
             moves.append(
                 Move(
-                    sq[b],
+                    start,
                     sq[to],
                     full[0][1:],
                     route_caps[0],
-                    not is_king and bool(crown_row >> to & 1),
+                    crowns,
                     full,
                     route_caps,
                     bits=(1 << b, 1 << to, capmask),
@@ -534,22 +621,47 @@ class Board:
         return moves
 
     def _quiet_move_objects(self) -> list[Move]:
-        """Non-capturing moves as (cached, immutable) Move objects, sorted."""
-        cache = _QUIET_CACHE.setdefault(self.variant.name, {})
-        out: list[Move] = []
+        """Non-capturing moves as (cached, immutable) Move objects, sorted by start and end."""
+        g = self.geo
+        occ = self.white | self.black
+        empty = g.valid & ~occ
         kings = self.kings
-        crown_row = self.geo.white_crown if self.turn else self.geo.black_crown
-        for frm, to, _ in core(self.variant).quiets(self.white, self.black, kings, self.turn):
-            crowns = not kings & frm and bool(crown_row & to)
-            key = (frm, to, crowns)
-            m = cache.get(key)
-            if m is None:
-                sq = self.geo.square_of
-                s, e = sq[frm.bit_length() - 1], sq[to.bit_length() - 1]
-                m = Move(s, e, (e,), (), crowns, ((s, e),), ((),), bits=(frm, to, 0))
-                cache[key] = m
-            out.append(m)
-        out.sort(key=_order_key)
+        steps = g.steps
+        out: list[Move] = []
+        if self.turn:
+            men = self.white & ~kings
+            kk = self.white & kings
+            table = _man_table(self.variant, True)
+            for s in (-steps[0], -steps[1]):
+                t = (men >> s) & empty
+                while t:
+                    low = t & -t
+                    t ^= low
+                    out.append(table[(low << s) | low])
+        else:
+            men = self.black & ~kings
+            kk = self.black & kings
+            table = _man_table(self.variant, False)
+            for s in (steps[2], steps[3]):
+                t = (men << s) & empty
+                while t:
+                    low = t & -t
+                    t ^= low
+                    out.append(table[(low >> s) | low])
+        if kk:
+            ktable = _king_table(self.variant)
+            rays = g.rays
+            while kk:
+                low = kk & -kk
+                kk ^= low
+                kb = low.bit_length() - 1
+                base = kb << 7
+                for ray in rays[kb]:
+                    for t2 in ray:
+                        if (occ >> t2) & 1:
+                            break
+                        out.append(ktable[base | t2])
+        out.sort(key=_sort_key)
         return out
 
     @property
@@ -570,44 +682,47 @@ class Board:
             to = 1 << g.bit_of[move.end]
             for c in move.captured:
                 capmask |= 1 << g.bit_of[c]
-        was_king = bool(self.kings & frm)
+        white, black, kings, turn = self.white, self.black, self.kings, self.turn
+        was_king = kings & frm
+        irreversible = capmask or not was_king
         self._stack.append(
-            _State(
-                self.white,
-                self.black,
-                self.kings,
-                self.turn,
+            (
+                white,
+                black,
+                kings,
+                turn,
                 self.quiet_plies,
                 self.endgame_key,
                 self.endgame_plies,
                 self.ply,
                 move,
-                None,
+                self._history if irreversible else None,
             )
         )
-        kings = self.kings & ~capmask
-        if self.turn:
-            self.white = (self.white & ~frm) | to
-            self.black &= ~capmask
-            crown = g.white_crown
-        else:
-            self.black = (self.black & ~frm) | to
-            self.white &= ~capmask
-            crown = g.black_crown
         if was_king:
-            kings = (kings & ~frm) | to
-        elif to & crown:
-            kings |= to
-        self.kings = kings
-        self.turn = not self.turn
+            kings = (kings & ~capmask & ~frm) | to
+        else:
+            kings &= ~capmask
+            if to & (g.white_crown if turn else g.black_crown):
+                kings |= to
+        if turn:
+            white = (white & ~frm) | to
+            black &= ~capmask
+        else:
+            black = (black & ~frm) | to
+            white &= ~capmask
+        self.white, self.black, self.kings = white, black, kings
+        self.turn = turn = not turn
         self.ply += 1
-        if capmask or not was_king:
+        if irreversible:
             self.quiet_plies = 0
-            self._stack[-1] = self._stack[-1]._replace(history=self._history)
-            self._history = [self.key()]
+            self._history = [(white, black, kings, turn)]
         else:
             self.quiet_plies += 1
-            self._history.append(self.key())
+            self._history.append((white, black, kings, turn))
+        if (white | black).bit_count() > 5 and not self.endgame_key:
+            self.endgame_plies += 1  # no endgame count can apply: skip the material count
+            return
         ek = self._endgame_key()
         if ek == self.endgame_key:
             self.endgame_plies += 1
@@ -617,7 +732,6 @@ class Board:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        st = self._stack.pop()
         (
             self.white,
             self.black,
@@ -627,20 +741,21 @@ class Board:
             self.endgame_key,
             self.endgame_plies,
             self.ply,
-        ) = st[:8]
-        if st.history is not None:
-            self._history = list(st.history)
+            move,
+            history,
+        ) = self._stack.pop()
+        if history is not None:
+            self._history = history
         else:
             self._history.pop()
-        assert st.move is not None
-        return st.move
+        return move
 
     def peek(self) -> Move | None:
-        return self._stack[-1].move if self._stack else None
+        return self._stack[-1][8] if self._stack else None
 
     @property
     def move_stack(self) -> list[Move]:
-        return [st.move for st in self._stack if st.move is not None]
+        return [st[8] for st in self._stack]
 
     def push_text(self, text: str) -> Move:
         """Parse ``text`` as a move here, play it and return it."""

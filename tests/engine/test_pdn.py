@@ -224,10 +224,12 @@ def test_illegal_move_in_a_variation() -> None:
 
 
 def test_ambiguous_move_lists_the_routes() -> None:
-    text = '[GameType "29"]\n[FEN "W:WK14:B2,8,10,11,13,19,27,28"]\n\n1. 14x32 *'
+    # 14x32 alone is the whole route of the one-piece capture; 14x23x32 fits two longer moves
+    text = '[GameType "29"]\n[FEN "W:WK14:B2,8,10,11,13,19,27,28"]\n\n1. 14x23x32 *'
     err = error_of(text)
     assert err.line == 4
-    assert "ambiguous" in err.message and "14x3x12x23x32" in err.message
+    assert "ambiguous" in err.message
+    assert "14x3x12x23x32" in err.message and "14x7x16x23x32" in err.message
 
 
 @pytest.mark.parametrize(
