@@ -17,7 +17,6 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._core import core
 from .errors import InvalidSquareError
 from .geometry import Bitboard, Geometry, Square, geometry
 from .variants import Variant, find_variant
