@@ -145,11 +145,16 @@ class Core:
                         out.append((low, 1 << to, cap))
             if not out:
                 return out
-            if majority:
-                best = max(c.bit_count() for _, _, c in out)
-                out = [m for m in out if m[2].bit_count() == best]
             if len(out) > 1:
-                out = list(dict.fromkeys(out))
+                if majority:
+                    best = 0
+                    for m in out:
+                        n = m[2].bit_count()
+                        if n > best:
+                            best = n
+                    out = [m for m in out if m[2].bit_count() == best]
+                if len(out) > 1:
+                    out = list(dict.fromkeys(out))
             return out
 
         return captures
@@ -232,8 +237,44 @@ class Core:
                         n += 1
             return n
 
+        backward = self.backward
+
         def rec(white: int, black: int, kings: int, turn: bool, depth: int) -> int:
-            caps = captures(white, black, kings, turn)
+            # most nodes have no king of the side to move and no man capture: find that with
+            # a few shifts before paying for the full capture generator
+            if turn:
+                own, opp = white, black
+            else:
+                own, opp = black, white
+            if own & kings:
+                caps = captures(white, black, kings, turn)
+            else:
+                empty = valid & ~(white | black)
+                if backward:
+                    can = (
+                        ((((empty << s_ul) & opp) << s_ul) & own)
+                        | ((((empty << s_ur) & opp) << s_ur) & own)
+                        | ((((empty >> s_dl) & opp) >> s_dl) & own)
+                        | ((((empty >> s_dr) & opp) >> s_dr) & own)
+                    )
+                elif turn:
+                    can = ((((empty << s_ul) & opp) << s_ul) & own) | (
+                        (((empty << s_ur) & opp) << s_ur) & own
+                    )
+                else:
+                    can = ((((empty >> s_dl) & opp) >> s_dl) & own) | (
+                        (((empty >> s_dr) & opp) >> s_dr) & own
+                    )
+                if can:
+                    caps = captures(white, black, kings, turn)
+                elif depth == 1:
+                    if turn:
+                        return ((own >> s_ul) & empty).bit_count() + (
+                            (own >> s_ur) & empty
+                        ).bit_count()
+                    return ((own << s_dl) & empty).bit_count() + ((own << s_dr) & empty).bit_count()
+                else:
+                    caps = []
             if depth == 1:
                 return len(caps) if caps else count_quiets(white, black, kings, turn)
             total = 0
