@@ -8,13 +8,10 @@ import pytest
 
 from tests.conftest import chromium_path, service_unavailable
 
-# Playwright's sync API runs an event loop in this thread; the test's own database calls are safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
     path = chromium_path()
     if path is None:
@@ -25,12 +22,22 @@ def chromium():
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
         service_unavailable(f"the playwright package is missing: {exc}")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=path, args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
+    # Playwright's sync API keeps an event loop running in this thread while it is open; Django then
+    # refuses database calls from it unless told they are safe (they are: the test thread is sync).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=path, args=CHROMIUM_ARGS, headless=True
+            )
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

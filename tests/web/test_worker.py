@@ -52,17 +52,19 @@ def broker(request, settings, tmp_path):
         url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
     from dama_learn.celery import app
 
-    def use(broker_url: str) -> None:
+    def use(broker_url: str, options: dict) -> None:
         # Celery caches its connection and producer pools per broker URL; drop the cached ones.
         app.conf.broker_url = broker_url
+        app.conf.broker_transport_options = options
         app._pool = None
         app.amqp._producer_pool = None
 
-    previous = app.conf.broker_url
+    previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
     settings.CELERY_BROKER_URL = url
-    use(url)
+    # as settings.py does: the visibility timeout is a Redis option (SQLAlchemy would reject it)
+    use(url, previous[1] if request.param == "redis" else {})
     yield url
-    use(previous)
+    use(*previous)
 
 
 def worker_ready(app, broker_url: str, hostname: str) -> bool:
