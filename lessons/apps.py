@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class LessonsConfig(AppConfig):
     name = "lessons"
     verbose_name = _("Lessons")
+
+    def ready(self) -> None:
+        from . import checks, progress  # noqa: F401  (registers the system check and hand-over)

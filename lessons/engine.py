@@ -1,22 +1,43 @@
 """The lessons app's one seam to the rules engine ``dama``.
 
-Only this module imports ``dama`` in ``lessons``; it turns engine objects into plain data and
-engine errors into ``ValidationError``.
+Only this module imports ``dama`` in ``lessons``. It turns a lesson step (plain data from
+``lessons.course``) into a position, draws it, and judges the learner's answers with the engine:
+every verdict is a plain :class:`Verdict` value carrying the engine's explanation (message in the
+active language and the rulebook article) so that views and templates never touch engine objects.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import dama
 import dama.svg
 from core.variants import get_variant
 
+from .course import active_lang, article_text
+
+if TYPE_CHECKING:
+    from .course import Compare, Course, Step
+
+# verdicts: RIGHT, WRONG (an illegal move, explained by the engine), LEGAL (a legal answer that is
+# not the one asked for), CONTINUE (a capture entered landing by landing goes on), ADDED (a capture
+# added to a selection), BAD (input that is not an answer at all: a 400)
+RIGHT, WRONG, LEGAL, CONTINUE, ADDED, BAD = "right", "wrong", "legal", "continue", "added", "bad"
+
+MAX_TEXT = 200
+_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
+_LIST_SPLIT = re.compile(r"[,;\s]+")
+
 
 def svg_lang() -> str:
     """The language of diagram titles and descriptions: the page's."""
-    return "cs" if (get_language() or "").startswith("cs") else "en"
+    return active_lang()
 
 
 def start_diagram(variant: str) -> SafeString:
@@ -29,3 +50,585 @@ def start_diagram(variant: str) -> SafeString:
 def men_per_side(variant: str) -> int:
     get_variant(variant)
     return len(dama.Board(variant).pieces(dama.WHITE))
+
+
+# -- values handed to views and templates ---------------------------------------------------------
+@dataclass
+class Verdict:
+    """The judgement of one answer. ``message`` is in the active language."""
+
+    status: str
+    message: str = ""
+    article: str = ""
+    code: str = ""
+    squares: tuple[int, ...] = ()
+    entered: str = ""
+    path: tuple[int, ...] = ()
+    wrong_index: int | None = None
+    fen_after: str = ""
+    last_move: tuple[int, ...] = ()
+    outcome: str = ""
+    outcome_article: str = ""
+    selection: str = ""
+    counts: bool = True  # counts as an attempt (right, wrong and legal answers do)
+
+    @property
+    def is_right(self) -> bool:
+        return self.status == RIGHT
+
+    @property
+    def is_bad(self) -> bool:
+        return self.status == BAD
+
+
+@dataclass
+class LessonBoard:
+    """Everything the lesson board template needs."""
+
+    variant: str
+    fen: str
+    svg: SafeString
+    size: int
+    white_to_move: bool
+    path: tuple[int, ...] = ()
+    last_move: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def turn_text(self) -> str:
+        return _("White to move") if self.white_to_move else _("Black to move")
+
+    @property
+    def turn_code(self) -> str:
+        return "w" if self.white_to_move else "b"
+
+    @property
+    def path_text(self) -> str:
+        return ",".join(map(str, self.path))
+
+
+# -- positions ------------------------------------------------------------------------------------
+def _start(step: Step) -> dama.Board:
+    """The diagram position of ``step``."""
+    return dama.Board(step.variant, step.fen)
+
+
+def _exercise_board(step: Step) -> dama.Board:
+    """The position the exercise is asked on: the diagram, then the ``after`` moves."""
+    board = _start(step)
+    for text in step.exercise.after:
+        board.push(board.parse_move(text))
+    return board
+
+
+def _squares(board: dama.Board, names: tuple[str, ...] | list[str]) -> list[int]:
+    return [board.parse_square(n) for n in names]
+
+
+def _square_label(board: dama.Board, sq: int) -> str:
+    """A square as the learner may know it: ``c3 (22)`` on 8x8, ``22`` on 10x10."""
+    if board.variant.size == 8:
+        return f"{board.square_name(sq, algebraic=True)} ({sq})"
+    return str(sq)
+
+
+def _svg(
+    board: dama.Board,
+    *,
+    marks: dict[int, str] | None = None,
+    arrows: list[list[int]] | None = None,
+    last_move: tuple[int, ...] | None = None,
+) -> SafeString:
+    return mark_safe(  # engine-made SVG
+        dama.svg.board_svg(
+            board,
+            highlight=marks or {},
+            arrows=arrows or [],
+            last_move=list(last_move) if last_move else None,
+            labels="auto",
+            lang=svg_lang(),
+        )
+    )
+
+
+def _step_marks(board: dama.Board, step: Step) -> dict[int, str]:
+    return {sq: "highlight" for sq in _squares(board, step.highlight)}
+
+
+def _step_arrows(board: dama.Board, step: Step) -> list[list[int]]:
+    return [_squares(board, list(pair)) for pair in step.arrows]
+
+
+def exercise_board(
+    step: Step,
+    *,
+    verdict: Verdict | None = None,
+    show_answer: bool = False,
+) -> LessonBoard:
+    """The board of the exercise, marked for ``verdict`` (and the answer when it is shown)."""
+    board = _exercise_board(step)
+    marks = _step_marks(board, step)
+    arrows = _step_arrows(board, step)
+    last: tuple[int, ...] | None = None
+    if step.exercise.after:
+        played = board.peek()
+        last = played.routes[0] if played is not None else None
+    path: tuple[int, ...] = ()
+    last_text = step.exercise.after[-1] if step.exercise.after else ""
+    if verdict is not None:
+        if verdict.status == CONTINUE:
+            path = verdict.path
+        elif verdict.fen_after:
+            board = dama.Board(step.variant, verdict.fen_after)
+            marks = {}
+            arrows = []
+            last = verdict.last_move
+            last_text = verdict.entered
+        for sq in verdict.squares:
+            if 1 <= sq <= board.geo.squares:
+                marks[sq] = "good" if verdict.is_right else "bad"
+    if show_answer and (verdict is None or not verdict.fen_after):
+        answer_marks, answer_arrows = _answer_drawing(step)
+        marks.update(answer_marks)
+        arrows = answer_arrows or arrows
+    return LessonBoard(
+        variant=step.variant,
+        fen=board.fen(),
+        svg=_svg(board, marks=marks, arrows=arrows, last_move=last),
+        size=board.variant.size,
+        white_to_move=board.turn == dama.WHITE,
+        path=path,
+        last_move=last_text,
+    )
+
+
+def diagram_before(step: Step) -> SafeString:
+    """The diagram of a ``what_if`` step before its moves are played."""
+    board = _start(step)
+    return _svg(board, marks=_step_marks(board, step), arrows=_step_arrows(board, step))
+
+
+def compare_diagram(entry: Compare) -> SafeString:
+    return _svg(dama.Board(entry.variant, entry.fen))
+
+
+# -- reading what the learner entered ----------------------------------------------------------------
+class _Bad(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _read_route(board: dama.Board, route: str) -> tuple[int, ...]:
+    """The clicked squares ("22,15,6") as numbers."""
+    parts = [p for p in route.split(",") if p.strip()]
+    if not parts or len(parts) > 40:
+        raise _Bad(_("The clicked route is not valid."))
+    try:
+        squares = tuple(int(p) for p in parts)
+    except ValueError:
+        raise _Bad(_("The clicked route is not valid.")) from None
+    if any(not 1 <= sq <= board.geo.squares for sq in squares):
+        raise _Bad(_("The clicked route is not valid."))
+    return squares
+
+
+def _typed_route(board: dama.Board, text: str) -> tuple[int, ...] | None:
+    """The squares of a typed move (``30x23x16``), or None when the text is not a list of squares."""
+    try:
+        return tuple(board.parse_square(p) for p in _SPLIT.split(text.strip()) if p)
+    except dama.DamaError:
+        return None
+
+
+def _clean(text: str) -> str:
+    text = (text or "").strip()
+    if len(text) > MAX_TEXT:
+        raise _Bad(_("That is too long to be an answer."))
+    return text
+
+
+def _move_with_route(board: dama.Board, squares: tuple[int, ...]) -> dama.Move | None:
+    for move in board.legal_moves:
+        if squares in move.routes:
+            return move
+    return None
+
+
+def _is_prefix(board: dama.Board, squares: tuple[int, ...]) -> bool:
+    n = len(squares)
+    return any(
+        len(route) > n and route[:n] == squares
+        for move in board.legal_moves
+        if move.captured
+        for route in move.routes
+    )
+
+
+def _between_has_piece(board: dama.Board, a: int, b: int) -> bool:
+    geo = board.geo
+    (r1, c1), (r2, c2) = geo.row_col(a), geo.row_col(b)
+    dr, dc = r2 - r1, c2 - c1
+    if abs(dr) != abs(dc) or abs(dr) < 2:
+        return False
+    sr, sc = (1 if dr > 0 else -1), (1 if dc > 0 else -1)
+    for i in range(1, abs(dr)):
+        sq = geo.square_at(r1 + i * sr, c1 + i * sc)
+        if sq is not None and board.piece_at(sq) is not None:
+            return True
+    return False
+
+
+def _route_text(board: dama.Board, squares: tuple[int, ...]) -> str:
+    """Clicked squares as move text, written as a capture when a piece is jumped."""
+    capture = len(squares) > 2 or _between_has_piece(board, squares[0], squares[-1])
+    return ("x" if capture else "-").join(board.square_name(sq) for sq in squares)
+
+
+def _explained(board: dama.Board, text: str, *, counts: bool = True) -> Verdict:
+    """The engine's explanation of the illegal move ``text`` (BAD when it is not a move at all)."""
+    explanation = board.explain_illegal(text)
+    if explanation is None:
+        return Verdict(BAD, _("“%(move)s” is not a move here.") % {"move": text})
+    message = explanation.message_cs if active_lang() == "cs" else explanation.message_en
+    if explanation.code in ("syntax", "no_such_square"):
+        return Verdict(BAD, message, article=article_text(explanation.article))
+    return Verdict(
+        WRONG,
+        message,
+        article=article_text(explanation.article),
+        code=explanation.code,
+        squares=tuple(explanation.squares),
+        entered=text,
+        counts=counts,
+    )
+
+
+def _not_a_move(text: str) -> Verdict:
+    return Verdict(
+        BAD,
+        _("“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4.")
+        % {"move": text},
+    )
+
+
+def _entered_move(
+    board: dama.Board, *, route: str, text: str, counts: bool = True
+) -> tuple[dama.Move | None, tuple[int, ...] | None, Verdict | None]:
+    """The legal move the learner entered and its route (when given in full), or a verdict."""
+    if route:
+        squares = _read_route(board, route)
+        if len(squares) < 2:
+            raise _Bad(_("Choose a piece and then where it goes."))
+        move = _move_with_route(board, squares)
+        if move is not None:
+            return move, squares, None
+        if _is_prefix(board, squares):
+            return (
+                None,
+                None,
+                Verdict(
+                    CONTINUE,
+                    _("Landed on %(square)s. The capture goes on: click the next landing square.")
+                    % {"square": board.square_name(squares[-1])},
+                    path=squares,
+                    counts=False,
+                ),
+            )
+        return None, None, _explained(board, _route_text(board, squares), counts=counts)
+    text = _clean(text)
+    if not text:
+        raise _Bad(_("Type your answer, or click on the board."))
+    try:
+        move = board.parse_move(text)
+    except dama.AmbiguousMoveError as exc:
+        raise _Bad(
+            _("%(move)s could be several moves: write the whole route, landing by landing.")
+            % {"move": text}
+        ) from exc
+    except dama.IllegalMoveError:
+        return None, None, _explained(board, text, counts=counts)
+    except dama.DamaError:
+        verdict = _explained(board, text, counts=counts)
+        return None, None, verdict if verdict.is_bad and verdict.article else _not_a_move(text)
+    typed = _typed_route(board, text)
+    return move, (typed if typed and len(typed) > 2 else None), None
+
+
+def _outcome_after(board: dama.Board) -> tuple[str, str]:
+    outcome = board.outcome()
+    if outcome is None:
+        return "", ""
+    message = outcome.message_cs if active_lang() == "cs" else outcome.message_en
+    return message, article_text(outcome.article)
+
+
+def _right(board: dama.Board, move: dama.Move, route: tuple[int, ...] | None) -> Verdict:
+    route = route or move.routes[0]
+    entered = _route_text(board, route) if len(route) > 2 else board.move_text(move)
+    board.push(move)
+    outcome, outcome_article = _outcome_after(board)
+    verdict = Verdict(
+        RIGHT,
+        _("Right: %(move)s.") % {"move": entered},
+        entered=entered,
+        fen_after=board.fen(),
+        last_move=route,
+        outcome=outcome,
+        outcome_article=outcome_article,
+    )
+    board.pop()
+    return verdict
+
+
+def _legal_but_wrong(board: dama.Board, step: Step, move: dama.Move, entered: str) -> Verdict:
+    index = None
+    for i, wrong in enumerate(step.exercise.wrong):
+        if wrong.move and wrong.feedback is not None:
+            try:
+                if board.parse_move(wrong.move) == move:
+                    index = i
+                    break
+            except dama.DamaError:
+                continue
+    message = (
+        _("%(move)s is a legal move, but not the one asked for.") % {"move": entered}
+        if index is None
+        else ""
+    )
+    return Verdict(LEGAL, message, entered=entered, wrong_index=index, squares=(move.start,))
+
+
+# -- judging ------------------------------------------------------------------------------------------
+def judge(step: Step, *, route: str = "", text: str = "", selection: str = "") -> Verdict:
+    """Judge the learner's answer to ``step``: a clicked ``route`` ("22,15") or typed ``text``.
+
+    In a ``select_captures`` exercise a clicked route adds a capture to ``selection`` (the text of
+    the captures chosen so far) and typed text is the whole selection to check.
+    """
+    board = _exercise_board(step)
+    try:
+        mode = step.exercise.mode
+        if mode == "square":
+            return _judge_square(board, step, route=route, text=text)
+        if mode == "select":
+            if route:
+                return _add_to_selection(board, route=route, selection=selection)
+            return _judge_selection(board, step, text=text)
+        return _judge_move(board, step, route=route, text=text)
+    except _Bad as exc:
+        return Verdict(BAD, exc.message, counts=False)
+
+
+def _judge_move(board: dama.Board, step: Step, *, route: str, text: str) -> Verdict:
+    ex = step.exercise
+    move, entered_route, verdict = _entered_move(board, route=route, text=text)
+    if verdict is not None:
+        return verdict
+    assert move is not None
+    entered = (
+        _route_text(board, entered_route)
+        if entered_route and len(entered_route) > 2
+        else board.move_text(move)
+    )
+    if ex.kind == "capture_route" and not ex.any_route:
+        accepted = {_typed_route(board, r) for r in ex.answers}
+        if entered_route is not None:
+            right = entered_route in accepted
+        elif all(r in accepted for r in move.routes):
+            right = True
+        elif any(r in accepted for r in move.routes):
+            raise _Bad(_("Write the whole route: every landing square, joined by x."))
+        else:
+            right = False
+    else:
+        right = move in {board.parse_move(a) for a in ex.answers}
+    if right:
+        return _right(board, move, entered_route)
+    return _legal_but_wrong(board, step, move, entered)
+
+
+def _judge_square(board: dama.Board, step: Step, *, route: str, text: str) -> Verdict:
+    if route:
+        squares = _read_route(board, route)
+        if len(squares) != 1:
+            raise _Bad(_("Click one square."))
+        sq = squares[0]
+    else:
+        text = _clean(text)
+        if not text:
+            raise _Bad(_("Type the square's name or number, or click it on the board."))
+        try:
+            sq = board.parse_square(text)
+        except dama.DamaError:
+            raise _Bad(
+                _(
+                    "“%(square)s” is not a dark square of this board: write a number from 1 to "
+                    "%(last)s or a name such as %(example)s."
+                )
+                % {
+                    "square": text,
+                    "last": board.geo.squares,
+                    "example": board.square_name(board.geo.squares, algebraic=True),
+                }
+            ) from None
+    label = _square_label(board, sq)
+    if sq == board.parse_square(step.exercise.answers[0]):
+        return Verdict(
+            RIGHT, _("Right: %(square)s.") % {"square": label}, entered=label, squares=(sq,)
+        )
+    index = None
+    for i, wrong in enumerate(step.exercise.wrong):
+        if wrong.square and board.parse_square(wrong.square) == sq:
+            index = i
+            break
+    message = (
+        _("You chose %(square)s; that is not the square asked for.") % {"square": label}
+        if index is None
+        else ""
+    )
+    return Verdict(LEGAL, message, entered=label, wrong_index=index, squares=(sq,))
+
+
+def _parse_selection(board: dama.Board, text: str) -> list[str]:
+    text = _clean(text)
+    return [p for p in _LIST_SPLIT.split(text) if p]
+
+
+def _judge_selection(board: dama.Board, step: Step, *, text: str) -> Verdict:
+    parts = _parse_selection(board, text)
+    if not parts:
+        raise _Bad(
+            _("Select the captures on the board, or type them separated by commas (22x15, 21x14).")
+        )
+    chosen: list[dama.Move] = []
+    for part in parts:
+        move, _route, verdict = _entered_move(board, route="", text=part)
+        if verdict is not None:
+            return verdict
+        assert move is not None
+        if not move.captured:
+            wrong = _legal_but_wrong(board, step, move, board.move_text(move))
+            if wrong.wrong_index is None:
+                wrong.message = _("%(move)s is a move, but not a capture.") % {
+                    "move": board.move_text(move)
+                }
+            return wrong
+        if move not in chosen:
+            chosen.append(move)
+    accepted = {board.parse_move(a) for a in step.exercise.answers}
+    entered = ", ".join(board.move_text(m) for m in chosen)
+    if set(chosen) == accepted:
+        return Verdict(
+            RIGHT,
+            _("Right: %(moves)s.") % {"moves": entered},
+            entered=entered,
+            squares=tuple(m.start for m in chosen),
+        )
+    found = len(set(chosen) & accepted)
+    return Verdict(
+        LEGAL,
+        ngettext(
+            "You found %(found)d capture, but there are more. Look at every piece.",
+            "You found %(found)d captures, but there are more. Look at every piece.",
+            found,
+        )
+        % {"found": found},
+        entered=entered,
+    )
+
+
+def _add_to_selection(board: dama.Board, *, route: str, selection: str) -> Verdict:
+    move, _route, verdict = _entered_move(board, route=route, text="", counts=False)
+    if verdict is not None:
+        verdict.selection = selection
+        return verdict
+    assert move is not None
+    if not move.captured:
+        return Verdict(
+            LEGAL,
+            _("%(move)s is a move, but not a capture.") % {"move": board.move_text(move)},
+            selection=selection,
+            counts=False,
+        )
+    parts = _parse_selection(board, selection)
+    known = set()
+    for part in parts:
+        try:
+            known.add(board.parse_move(part))
+        except dama.DamaError:
+            continue
+    text = board.move_text(move)
+    if move not in known:
+        parts.append(text)
+    selection = ", ".join(parts)
+    return Verdict(
+        ADDED,
+        _("%(move)s is in your selection: %(selection)s. Add more, or press Check.")
+        % {"move": text, "selection": selection},
+        selection=selection,
+        squares=(move.start,),
+        counts=False,
+    )
+
+
+# -- the answer, on request -----------------------------------------------------------------------
+def _answer_drawing(step: Step) -> tuple[dict[int, str], list[list[int]]]:
+    board = _exercise_board(step)
+    ex = step.exercise
+    if ex.mode == "square":
+        return {board.parse_square(ex.answers[0]): "good"}, []
+    arrows: list[list[int]] = []
+    for answer in ex.answers[:8]:
+        if ex.kind == "capture_route" and not ex.any_route:
+            route = _typed_route(board, answer)
+            if route:
+                arrows.append(list(route))
+        else:
+            arrows.append(list(board.parse_move(answer).routes[0]))
+    return {}, arrows
+
+
+def answer_text(step: Step) -> str:
+    """The expected answer in the variant's notation, for "Show the answer"."""
+    board = _exercise_board(step)
+    ex = step.exercise
+    if ex.mode == "square":
+        return _square_label(board, board.parse_square(ex.answers[0]))
+    if ex.kind == "capture_route" and not ex.any_route:
+        return _(" or ").join(ex.answers)
+    if ex.kind == "capture_route":
+        move = board.parse_move(ex.answers[0])
+        return _(" or ").join(board.route_text(move, i) for i in range(len(move.routes)))
+    if ex.mode == "select":
+        return ", ".join(ex.answers)
+    return _(" or ").join(ex.answers)
+
+
+# -- validation (system check) --------------------------------------------------------------------
+def course_problems(course: Course) -> list[str]:
+    """What would stop the site from serving ``course``: bad positions, answers it cannot read."""
+    problems = []
+    for step in course.steps:
+        where = f"{course.slug}/{step.slug}"
+        try:
+            board = _exercise_board(step)
+            _squares(_start(step), step.highlight)
+            for pair in step.arrows:
+                _squares(_start(step), list(pair))
+            ex = step.exercise
+            if ex.mode == "square":
+                board.parse_square(ex.answers[0])
+            elif ex.kind == "capture_route" and not ex.any_route:
+                for answer in ex.answers:
+                    route = _typed_route(board, answer)
+                    if route is None or _move_with_route(board, route) is None:
+                        problems.append(f"{where}: {answer!r} is not a legal capture route")
+            else:
+                for answer in ex.answers:
+                    board.parse_move(answer)
+            for entry in step.compare:
+                dama.Board(entry.variant, entry.fen)
+        except (dama.DamaError, ValueError) as exc:
+            problems.append(f"{where}: {exc}")
+    return problems

@@ -5,6 +5,11 @@
  * (hidden "route" field, "move" text field) and an aria-live status line. Legal targets are
  * highlighted at once from the JSON; a multi-capture is entered landing by landing; the finished
  * route is posted (htmx), and the server answers with the new board or the reason it is illegal.
+ *
+ * Lesson mode (data-mode="lesson"): no legal moves in the page (they could give an exercise away).
+ * A piece is picked, and each further click posts the route so far; the server answers whether the
+ * capture goes on (the route comes back in data-path), or judges the move. data-mode="square": a
+ * click posts the square. data-select="1": a clicked capture is added to the text field.
  */
 (function () {
   "use strict";
@@ -19,6 +24,9 @@
     var form = widget.querySelector("form.move-form");
     var status = widget.querySelector("[data-board-status]");
     if (!svg || !form) return;
+    var mode = widget.dataset.mode || "free";
+    var keepInput = widget.dataset.select === "1";
+    var clicking = false;
     var moves = [];
     try { moves = JSON.parse(widget.dataset.moves || "[]"); } catch (e) { moves = []; }
     var routes = [];
@@ -27,9 +35,9 @@
     var key = widget.dataset.variant || "board";
     var state = memory[key] || {};
     memory[key] = state;
-    var path = [];
     var els = {};
     svg.querySelectorAll("[data-square]").forEach(function (el) { els[Number(el.getAttribute("data-square"))] = el; });
+    var path = (widget.dataset.path || "").split(",").filter(Boolean).map(Number).filter(function (sq) { return els[sq]; });
     var squares = Object.keys(els).map(Number);
     var overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "board-overlay");
@@ -78,7 +86,15 @@
       matching().forEach(function (r) { if (r.length > path.length && out.indexOf(r[path.length]) < 0) out.push(r[path.length]); });
       return out;
     }
+    function pieceOn(sq) {
+      var p = els[sq] && els[sq].querySelector("[data-piece]");
+      return p ? p.getAttribute("data-piece") : "";
+    }
     function starts() {
+      if (mode !== "free") {
+        var own = squares.filter(function (sq) { return pieceOn(sq).charAt(0) === (widget.dataset.turn || "w"); });
+        return own.length ? own : squares;
+      }
       var out = [];
       routes.forEach(function (r) { if (out.indexOf(r[0]) < 0) out.push(r[0]); });
       return out;
@@ -99,15 +115,31 @@
     }
     function submit(route) {
       form.querySelector("[name=route]").value = route.join(",");
-      var input = form.querySelector("[name=move]");
-      if (input) input.value = "";
+      var input = form.querySelector("[data-move-input]");
+      if (input && !keepInput) input.value = "";
       state.focused = document.activeElement === holder;
+      clicking = true;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
     function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
+    function chooseInLesson(sq) {
+      if (mode === "square") { path = []; draw(); submit([sq]); return; }
+      if (!path.length) {
+        if (pieceOn(sq)) { path = [sq]; say(msg("Pick").replace("{square}", name(sq))); }
+        else say(msg("Empty").replace("{square}", name(sq)), true);
+        draw();
+        return;
+      }
+      if (path.length === 1 && sq === path[0]) { path = []; say(msg("Cancelled")); draw(); return; }
+      var route = path.concat([sq]);
+      path = route;
+      draw();
+      submit(route);
+    }
     function choose(sq) {
       if (!els[sq]) return;
       state.cursor = sq;
+      if (mode !== "free") { chooseInLesson(sq); return; }
       if (!path.length) {
         if (starts().indexOf(sq) >= 0) {
           path = [sq];
@@ -192,8 +224,9 @@
     holder.addEventListener("blur", draw);
     widget.addEventListener("submit", function () {
       // capture phase: runs before htmx reads the form, so typed notation wins over a stale route
-      var input = form.querySelector("[name=move]");
-      if (input && input.value.trim()) form.querySelector("[name=route]").value = "";
+      var input = form.querySelector("[data-move-input]");
+      if (!clicking && input && input.value.trim()) form.querySelector("[name=route]").value = "";
+      clicking = false;
       state.focused = state.focused || document.activeElement === holder;
     }, true);
     if (state.focused) { state.focused = false; holder.focus(); }

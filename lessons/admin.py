@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from .models import StepProgress
+
+
+@admin.register(StepProgress)
+class StepProgressAdmin(admin.ModelAdmin):
+    list_display = [
+        "user",
+        "course",
+        "step",
+        "stars",
+        "attempts",
+        "hints_used",
+        "answer_shown",
+        "completed_at",
+    ]
+    list_filter = ["course", "stars", "answer_shown"]
+    search_fields = ["user__username", "step"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["updated_at"]

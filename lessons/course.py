@@ -1,0 +1,375 @@
+"""The rule courses: read from ``fixtures/lessons/*.yaml`` into plain objects, cached per process.
+
+The YAML files are the single source of the course content (schema: ``docs/lessons-coverage.md``).
+They are read once and re-read when a file changes (so an author sees an edit on the next request);
+``lessons.checks`` validates them at start-up (``manage.py check``, ``migrate``, ``runserver``, so
+``make run`` refuses a broken course). Progress is stored by course and step slug
+(``lessons.models.StepProgress``).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.conf import settings
+from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import get_language
+
+COURSE_FILES = ("czech", "international", "brazilian", "comparison")
+VARIANT_COURSES = ("czech", "international", "brazilian")
+COMPARISON = "comparison"
+KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
+
+
+def lessons_dir() -> Path:
+    return Path(getattr(settings, "DAMA_LESSONS_DIR", settings.BASE_DIR / "fixtures" / "lessons"))
+
+
+def active_lang() -> str:
+    return "cs" if (get_language() or "").startswith("cs") else "en"
+
+
+class CourseDataError(ValueError):
+    """A course file that cannot be read into a course (names the file and the place)."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text in Czech and English; ``str()`` is the active language's."""
+
+    cs: str
+    en: str
+
+    def __str__(self) -> str:
+        return self.cs if active_lang() == "cs" else self.en
+
+    @classmethod
+    def read(cls, value: Any, where: str) -> Text:
+        if not isinstance(value, dict) or not all(
+            isinstance(value.get(k), str) and value[k].strip() for k in ("cs", "en")
+        ):
+            raise CourseDataError(f"{where}: expected {{cs: ..., en: ...}}")
+        return cls(cs=value["cs"].strip(), en=value["en"].strip())
+
+
+def article_text(article: str) -> str:
+    """An article citation in the active language ("CUD 2006 art. 4.1" -> "CUD 2006 čl. 4.1")."""
+    if active_lang() == "cs":
+        return (
+            article.replace(" art. ", " čl. ")
+            .replace("SDS international", "SDS mezinárodní dáma")
+            .replace("SDS Brazilian", "SDS brazilská dáma")
+            .replace("FMJD rules: ", "pravidla FMJD: pravidlo ")
+            .replace("-move rule", " tahů")
+        )
+    return article
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """An example of a wrong answer: an illegal move (``code``) or a legal one / a square with
+    ``feedback``."""
+
+    move: str = ""
+    square: str = ""
+    code: str = ""
+    feedback: Text | None = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    kind: str
+    prompt: Text
+    hint: Text
+    solution: Text | None
+    #: move texts (move, choose_move, select_captures, what_if/move), full routes
+    #: (capture_route), or one square (click_square, what_if/square)
+    answers: tuple[str, ...]
+    any_route: bool = False
+    options: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    answer_type: str = "move"
+    outcome: str = ""
+    wrong: tuple[Wrong, ...] = ()
+
+    @property
+    def mode(self) -> str:
+        """How the learner answers: ``move`` (one move or route), ``square`` or ``select``."""
+        if self.kind == "click_square" or (self.kind == "what_if" and self.answer_type == "square"):
+            return "square"
+        if self.kind == "select_captures":
+            return "select"
+        return "move"
+
+    def feedback_for_move(self, index: int | None) -> Text | None:
+        if index is None:
+            return None
+        return self.wrong[index].feedback
+
+    @property
+    def wrong_moves(self) -> list[str]:
+        return [w.move for w in self.wrong if w.move]
+
+    @property
+    def wrong_squares(self) -> list[str]:
+        return [w.square for w in self.wrong if w.square]
+
+
+@dataclass(frozen=True)
+class Compare:
+    variant: str
+    fen: str
+    legal: tuple[str, ...]
+    note: Text
+
+
+@dataclass(eq=False)
+class Step:
+    slug: str
+    title: Text
+    text: Text
+    articles: tuple[str, ...]
+    variant: str
+    fen: str
+    highlight: tuple[str, ...]
+    arrows: tuple[tuple[str, str], ...]
+    exercise: Exercise
+    compare: tuple[Compare, ...] = ()
+    lesson: Lesson = field(init=False, repr=False)
+    index: int = field(init=False, default=0)  # position in the course, from 0
+
+    @property
+    def course(self) -> Course:
+        return self.lesson.course
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def article_texts(self) -> list[str]:
+        return [article_text(a) for a in self.articles]
+
+    def get_absolute_url(self) -> str:
+        return reverse("lessons:step", args=[self.course.slug, self.lesson.slug, self.slug])
+
+    def action_url(self, action: str) -> str:
+        return reverse(f"lessons:{action}", args=[self.course.slug, self.lesson.slug, self.slug])
+
+    @property
+    def check_url(self) -> str:
+        return self.action_url("check")
+
+    @property
+    def hint_url(self) -> str:
+        return self.action_url("hint")
+
+    @property
+    def solution_url(self) -> str:
+        return self.action_url("solution")
+
+    @property
+    def previous(self) -> Step | None:
+        return self.course.steps[self.index - 1] if self.index else None
+
+    @property
+    def next(self) -> Step | None:
+        steps = self.course.steps
+        return steps[self.index + 1] if self.index + 1 < len(steps) else None
+
+
+@dataclass(eq=False)
+class Lesson:
+    slug: str
+    title: Text
+    summary: Text
+    steps: list[Step]
+    course: Course = field(init=False, repr=False)
+    number: int = 0
+
+
+@dataclass(eq=False)
+class Course:
+    slug: str
+    variant: str  # a variant name, or "mixed" for the comparison course
+    notation: str
+    title: Text
+    summary: Text
+    lessons: list[Lesson]
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def is_comparison(self) -> bool:
+        return self.slug == COMPARISON
+
+    def get_absolute_url(self) -> str:
+        return reverse("lessons:course", args=[self.slug])
+
+    def step(self, lesson_slug: str, step_slug: str) -> Step | None:
+        for lesson in self.lessons:
+            if lesson.slug == lesson_slug:
+                for step in lesson.steps:
+                    if step.slug == step_slug:
+                        return step
+        return None
+
+    def step_by_slug(self, slug: str) -> Step | None:
+        return next((s for s in self.steps if s.slug == slug), None)
+
+
+# -- reading -------------------------------------------------------------------------------------
+def _strs(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        value = [value]
+    return tuple(str(v) for v in value)
+
+
+def _read_exercise(raw: Any, where: str) -> Exercise:
+    if not isinstance(raw, dict):
+        raise CourseDataError(f"{where}: exercise must be a mapping")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise CourseDataError(f"{where}: unknown exercise kind {kind!r}")
+    answer = raw.get("answer")
+    any_route = False
+    if kind == "capture_route":
+        if not isinstance(answer, dict):
+            raise CourseDataError(f"{where}: capture_route answer must be {{routes}} or {{move}}")
+        if answer.get("any_route"):
+            answers, any_route = _strs(answer.get("move")), True
+        else:
+            answers = _strs(answer.get("routes"))
+    else:
+        answers = _strs(answer)
+    if not answers:
+        raise CourseDataError(f"{where}: no answer")
+    wrong = []
+    for i, w in enumerate(raw.get("wrong") or []):
+        if not isinstance(w, dict):
+            raise CourseDataError(f"{where}: wrong[{i}] must be a mapping")
+        feedback = Text.read(w["feedback"], f"{where}.wrong[{i}]") if "feedback" in w else None
+        wrong.append(
+            Wrong(
+                move=str(w.get("move", "")),
+                square=str(w.get("square", "")),
+                code=str(w.get("code", "")),
+                feedback=feedback,
+            )
+        )
+    return Exercise(
+        kind=kind,
+        prompt=Text.read(raw.get("prompt"), f"{where}.prompt"),
+        hint=Text.read(raw.get("hint"), f"{where}.hint"),
+        solution=Text.read(raw["solution"], f"{where}.solution") if "solution" in raw else None,
+        answers=answers,
+        any_route=any_route,
+        options=_strs(raw.get("options")),
+        after=_strs(raw.get("after")),
+        answer_type=str(raw.get("answer_type") or "move"),
+        outcome=str(raw.get("outcome") or ""),
+        wrong=tuple(wrong),
+    )
+
+
+def read_course(path: Path) -> Course:
+    """One course file as a :class:`Course` (raises :class:`CourseDataError` when unreadable)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except (OSError, yaml.YAMLError) as exc:
+        raise CourseDataError(f"{path.name}: {exc}") from None
+    try:
+        meta = data["course"]
+        course = Course(
+            slug=str(meta["slug"]),
+            variant=str(meta["variant"]),
+            notation=str(meta.get("notation", "numeric")),
+            title=Text.read(meta["title"], f"{path.name}: course.title"),
+            summary=Text.read(meta["summary"], f"{path.name}: course.summary"),
+            lessons=[],
+        )
+        for n, raw_lesson in enumerate(data["lessons"], start=1):
+            lesson = Lesson(
+                slug=str(raw_lesson["slug"]),
+                title=Text.read(raw_lesson["title"], f"{path.name}: {raw_lesson['slug']}.title"),
+                summary=Text.read(
+                    raw_lesson["summary"], f"{path.name}: {raw_lesson['slug']}.summary"
+                ),
+                steps=[],
+                number=n,
+            )
+            lesson.course = course
+            for raw in raw_lesson["steps"]:
+                where = f"{path.name}: {raw.get('slug')}"
+                diagram = raw["diagram"]
+                step = Step(
+                    slug=str(raw["slug"]),
+                    title=Text.read(raw["title"], f"{where}.title"),
+                    text=Text.read(raw["text"], f"{where}.text"),
+                    articles=_strs(raw.get("articles")),
+                    variant=str(diagram.get("variant") or course.variant),
+                    fen=str(diagram["fen"]),
+                    highlight=_strs(diagram.get("highlight")),
+                    arrows=tuple((str(a[0]), str(a[1])) for a in diagram.get("arrows") or []),
+                    exercise=_read_exercise(raw.get("exercise"), f"{where}.exercise"),
+                    compare=tuple(
+                        Compare(
+                            variant=str(c["variant"]),
+                            fen=str(c.get("fen") or diagram["fen"]),
+                            legal=_strs(c.get("legal")),
+                            note=Text.read(c["note"], f"{where}.compare.note"),
+                        )
+                        for c in raw.get("compare") or []
+                    ),
+                )
+                step.lesson = lesson
+                step.index = len(course.steps)
+                lesson.steps.append(step)
+                course.steps.append(step)
+            course.lessons.append(lesson)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise CourseDataError(f"{path.name}: missing or malformed field {exc}") from None
+    if course.slug != path.stem:
+        raise CourseDataError(f"{path.name}: course.slug is {course.slug!r}")
+    return course
+
+
+_lock = threading.Lock()
+_cache: dict[str, tuple[float, Course]] = {}
+
+
+def get_course(slug: str) -> Course:
+    """The course ``slug`` (re-read when its file changed); a friendly 404 for an unknown one."""
+    if slug not in COURSE_FILES:
+        raise Http404(f"Unknown course {slug!r}")
+    path = lessons_dir() / f"{slug}.yaml"
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        raise Http404(f"The course {slug!r} is not installed") from None
+    with _lock:
+        cached = _cache.get(slug)
+        if cached is None or cached[0] != mtime:
+            cached = (mtime, read_course(path))
+            _cache[slug] = cached
+    return cached[1]
+
+
+def all_courses() -> list[Course]:
+    return [get_course(slug) for slug in COURSE_FILES]
+
+
+def find_step_anywhere(step_slug: str) -> Step | None:
+    """The step with this slug in any course (slugs are unique across courses)."""
+    for course in all_courses():
+        step = course.step_by_slug(step_slug)
+        if step is not None:
+            return step
+    return None
