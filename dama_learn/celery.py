@@ -56,3 +56,11 @@ class Heartbeat(bootsteps.StartStopStep):
 
 
 app.steps["worker"].add(Heartbeat)
+
+# Periodic jobs: `celery -A dama_learn beat` (one per site; `make run` embeds it in its worker).
+# The sweeper re-enqueues puzzle proofs that were lost (pending or silent for too long); the other
+# re-verifies puzzles proven by an older engine version.
+app.conf.beat_schedule = {
+    "puzzles-sweep-lost-proofs": {"task": "puzzles.sweep_verifications", "schedule": 300.0},
+    "puzzles-reverify-stale": {"task": "puzzles.verify_stale_puzzles", "schedule": 3600.0},
+}

@@ -273,13 +273,63 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {"*.deep_*": {"queue": "deep"}}  # deep searches get their own queue
+# Deep searches and puzzle proofs get their own queues (workers: -Q default,deep,verify).
+CELERY_TASK_ROUTES = {"*.deep_*": {"queue": "deep"}, "puzzles.verify_puzzle": {"queue": "verify"}}
+
+
+def hard_time_limit(soft: int) -> int:
+    """The hard limit that follows a soft one: up to 30 s of grace (less for short limits)."""
+    return soft + min(30, max(2, soft // 4))
+
+
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 300, minimum=1)
-CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
+CELERY_TASK_TIME_LIMIT = hard_time_limit(CELERY_TASK_SOFT_TIME_LIMIT)
+
+# Puzzle proofs (puzzles.tasks.verify_puzzle, queue "verify"). A puzzle's own limits default to
+# DAMA_PROOF_NODES / DAMA_PROOF_SECONDS and may not ask for more than DAMA_PROOF_MAX_SECONDS; the
+# task's soft time limit leaves a minute for building the proof tree on top of that.
+DAMA_PROOF_NODES = env_int("DAMA_PROOF_NODES", 5_000_000, minimum=1)
+DAMA_PROOF_SECONDS = env_int("DAMA_PROOF_SECONDS", 60, minimum=1)
+DAMA_PROOF_MAX_SECONDS = env_int("DAMA_PROOF_MAX_SECONDS", 300, minimum=1)
+if DAMA_PROOF_SECONDS > DAMA_PROOF_MAX_SECONDS:
+    raise ImproperlyConfigured(
+        f"DAMA_PROOF_SECONDS={DAMA_PROOF_SECONDS} must not exceed DAMA_PROOF_MAX_SECONDS={DAMA_PROOF_MAX_SECONDS}."
+    )
+DAMA_VERIFY_SOFT_TIME_LIMIT = env_int(
+    "DAMA_VERIFY_SOFT_TIME_LIMIT", DAMA_PROOF_MAX_SECONDS + 60, minimum=1
+)
+if DAMA_VERIFY_SOFT_TIME_LIMIT <= DAMA_PROOF_MAX_SECONDS:
+    raise ImproperlyConfigured(
+        f"DAMA_VERIFY_SOFT_TIME_LIMIT={DAMA_VERIFY_SOFT_TIME_LIMIT} must be longer than "
+        f"DAMA_PROOF_MAX_SECONDS={DAMA_PROOF_MAX_SECONDS} (the solver stops itself first)."
+    )
+DAMA_VERIFY_TIME_LIMIT = hard_time_limit(DAMA_VERIFY_SOFT_TIME_LIMIT)
+# A running proof writes its progress every DAMA_VERIFY_PROGRESS_SECONDS; one silent for
+# DAMA_VERIFY_STALL_SECONDS is taken as lost (its worker died). The sweeper re-enqueues those and
+# puzzles pending for DAMA_VERIFY_PENDING_SECONDS, and gives up after DAMA_VERIFY_MAX_ATTEMPTS.
+DAMA_VERIFY_PROGRESS_SECONDS = 0.5
+DAMA_VERIFY_STALL_SECONDS = env_int("DAMA_VERIFY_STALL_SECONDS", 120, minimum=1)
+DAMA_VERIFY_PENDING_SECONDS = env_int("DAMA_VERIFY_PENDING_SECONDS", 900, minimum=1)
+DAMA_VERIFY_MAX_ATTEMPTS = env_int("DAMA_VERIFY_MAX_ATTEMPTS", 3, minimum=1)
+
+# Redis redelivers a message that was taken but not acknowledged (acks_late: a worker that died
+# mid-task) once this many seconds have passed since delivery. Every time limit must stay below
+# it, or a task still running would be delivered a second time.
+_LONGEST_TASK = max(CELERY_TASK_TIME_LIMIT, DAMA_VERIFY_TIME_LIMIT)
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 4 * _LONGEST_TASK, minimum=1)
+if CELERY_VISIBILITY_TIMEOUT <= _LONGEST_TASK:
+    raise ImproperlyConfigured(
+        f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be longer than the longest task "
+        f"time limit ({_LONGEST_TASK} s): lower CELERY_TASK_SOFT_TIME_LIMIT or DAMA_VERIFY_SOFT_TIME_LIMIT."
+    )
 if CELERY_BROKER_URL.startswith(("redis", "rediss")):
-    # The time limit stays shorter than the visibility timeout, so a running task is never redelivered.
-    # (The SQLAlchemy transport hands its options to create_engine, so only Redis gets this one.)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT * 4}
+    # (The SQLAlchemy transport hands its options to create_engine, so only Redis gets these.)
+    # Unacknowledged messages are looked at every tenth of the timeout (1-60 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        "unacked_restore_interval": max(1, min(60, CELERY_VISIBILITY_TIMEOUT // 10)),
+        "unacked_restore_throttle": 1,
+    }
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
