@@ -1,2 +1,464 @@
-# The models of this app arrive with its feature; the foundation gives it accounts, roles,
-# core.Job for background work and core.progress for the session-to-account hand-over.
+"""Puzzles and their proofs.
+
+A puzzle is a position, a goal and a horizon. Saving a new puzzle, or changing what it asks
+(position, goal, horizon, intended solution, limits), bumps its ``revision`` and enqueues its
+verification on the ``verify`` queue once the transaction commits. The task
+(:mod:`puzzles.tasks`) proves the revision it was given and writes the verdict with a conditional
+update, so a verdict can never land on a puzzle that changed in the meantime.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from core.variants import VARIANT_CHOICES
+
+from . import engine
+
+logger = logging.getLogger(__name__)
+
+
+class Verdict(models.TextChoices):
+    PENDING = "pending", _("waiting for a worker")
+    RUNNING = "running", _("being proven")
+    UNIQUE = "unique", _("unique")
+    COOKED = "cooked", _("cooked (more than one solution)")
+    NO_SOLUTION = "no_solution", _("no solution")
+    UNDECIDED = "undecided", _("undecided (limits reached)")
+    ERROR = "error", _("error")
+
+
+#: verdicts that end a proof (a delivery of the same revision finding one of these does nothing)
+FINAL = (Verdict.UNIQUE, Verdict.COOKED, Verdict.NO_SOLUTION, Verdict.UNDECIDED, Verdict.ERROR)
+#: the fields that define what a puzzle asks; changing one makes the proof void
+CONTENT_FIELDS = ("variant", "fen", "goal", "horizon", "solution", "limits")
+
+
+def default_limits() -> dict[str, Any]:
+    return engine.default_limits(settings.DAMA_PROOF_NODES, settings.DAMA_PROOF_SECONDS)
+
+
+class PuzzleQuerySet(models.QuerySet["Puzzle"]):
+    def proven(self) -> PuzzleQuerySet:
+        """Puzzles with a unique solution: the ones learners get."""
+        return self.filter(verdict=Verdict.UNIQUE)
+
+    def needing_proof(self) -> PuzzleQuerySet:
+        return self.filter(verdict__in=[Verdict.PENDING, Verdict.ERROR])
+
+    def stale(self) -> PuzzleQuerySet:
+        """Puzzles whose verdict was not made by the current engine (or that have none yet)."""
+        return self.exclude(engine_version=engine.engine_version())
+
+    def lost(self, now=None) -> PuzzleQuerySet:
+        """Proofs that look lost: pending for too long, or running without a sign of life."""
+        now = now or timezone.now()
+        pending_cutoff = now - timedelta(seconds=settings.DAMA_VERIFY_PENDING_SECONDS)
+        stall_cutoff = now - timedelta(seconds=settings.DAMA_VERIFY_STALL_SECONDS)
+        return self.filter(
+            Q(verdict=Verdict.PENDING, queued_at__lt=pending_cutoff)
+            | Q(verdict=Verdict.PENDING, queued_at__isnull=True)
+            | Q(verdict=Verdict.RUNNING, progress_updated__lt=stall_cutoff)
+            | Q(verdict=Verdict.RUNNING, progress_updated__isnull=True)
+        )
+
+    def enqueue(self, *, force: bool = False) -> int:
+        """Enqueue the verification of every puzzle here (on commit). ``force`` first sets them
+        back to pending, so that even a current verdict is proven again. Returns how many."""
+        count = 0
+        for pk, revision in self.values_list("pk", "revision"):
+            if Puzzle.request_verification(pk, revision, force=force):
+                count += 1
+        return count
+
+    def import_data(self, data: engine.PuzzleData, *, author=None) -> tuple[Puzzle, str]:
+        """Create or update the puzzle ``data`` describes, keyed by variant, position and goal.
+
+        Returns the puzzle and ``"created"``, ``"updated"`` or ``"unchanged"``. A new puzzle
+        stores the proof shipped with it when that proof is about this very puzzle; otherwise
+        (and when what it asks changed) its verification is enqueued. Raises ValidationError.
+        """
+        fen = engine.normalize_fen(data.fen, data.variant)
+        goal = engine.normalize_goal(data.goal)
+        fields: dict[str, Any] = {
+            "horizon": engine.fixed_horizon(goal) or data.horizon or engine.default_horizon(goal),
+            "solution": list(data.solution),
+            "motifs": list(data.motifs),
+            "source": data.source[:200],
+            "title": data.title[:200],
+            "description": data.description,
+        }
+        if data.difficulty:
+            fields["difficulty"] = data.difficulty
+        puzzle = self.filter(variant=data.variant, fen=fen, goal=goal).first()
+        if puzzle is None:
+            puzzle = Puzzle(variant=data.variant, fen=fen, goal=goal, author=author, **fields)
+            puzzle.full_clean(validate_constraints=False)
+            if data.proof is not None:
+                puzzle.adopt_proof(data.proof)
+            puzzle.save()
+            return puzzle, "created"
+        changed = [k for k, v in fields.items() if getattr(puzzle, k) != v]
+        if not changed:
+            return puzzle, "unchanged"
+        for key in changed:
+            setattr(puzzle, key, fields[key])
+        puzzle.full_clean(validate_constraints=False)
+        puzzle.save()
+        return puzzle, "updated"
+
+
+class Puzzle(models.Model):
+    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
+    fen = models.CharField(
+        _("position (FEN)"), max_length=400, help_text=_("The side to move is the solver.")
+    )
+    goal = models.CharField(
+        _("goal"),
+        max_length=20,
+        default="capture",
+        help_text=_("capture, gain:N (win N points of material: man 1, king 3) or win."),
+    )
+    horizon = models.PositiveSmallIntegerField(
+        _("horizon"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Moves of the side to move within which the goal is reached (1 for capture; empty: the goal's default)."
+        ),
+    )
+    solution = models.JSONField(
+        _("intended solution"),
+        default=list,
+        blank=True,
+        help_text=_('The moves of the author\'s solution, both sides, e.g. ["22-18", "13x22"].'),
+    )
+    source = models.CharField(_("source"), max_length=200, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="puzzles",
+        verbose_name=_("author"),
+    )
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    motifs = models.JSONField(_("motifs"), default=list, blank=True)
+    difficulty = models.PositiveSmallIntegerField(_("difficulty"), default=1500)
+
+    # the proof and its provenance (written by the verification task only)
+    verdict = models.CharField(
+        _("verdict"), max_length=12, choices=Verdict, default=Verdict.PENDING
+    )
+    proof = models.JSONField(_("proof"), null=True, blank=True)
+    engine_version = models.CharField(_("engine version"), max_length=40, blank=True)
+    limits = models.JSONField(
+        _("limits"),
+        default=default_limits,
+        blank=True,
+        help_text=_("Search limits of the proof: nodes, seconds, max_depth (plies)."),
+    )
+    nodes = models.BigIntegerField(_("nodes"), default=0)
+    seconds = models.FloatField(_("seconds"), default=0.0)
+    depth = models.PositiveSmallIntegerField(_("depth (plies)"), default=0)
+    verified_at = models.DateTimeField(_("verified at"), null=True, blank=True)
+    revision = models.PositiveIntegerField(_("revision"), default=1, editable=False)
+    error = models.TextField(_("error"), blank=True)
+    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+
+    # live progress of a running proof
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    progress_nodes = models.BigIntegerField(_("nodes so far"), default=0)
+    progress_depth = models.PositiveSmallIntegerField(_("depth so far (plies)"), default=0)
+    progress_updated = models.DateTimeField(_("progress updated"), null=True, blank=True)
+
+    created = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = PuzzleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["variant", "difficulty", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "fen", "goal"], name="puzzle_unique_position_and_goal"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["variant", "verdict", "difficulty"]),
+            models.Index(fields=["verdict", "queued_at"]),
+        ]
+        verbose_name = _("puzzle")
+        verbose_name_plural = _("puzzles")
+
+    def __str__(self) -> str:
+        label = self.title or f"{self.get_variant_display()} {self.goal}"
+        return f"#{self.pk} {label}" if self.pk else str(label)
+
+    def get_absolute_url(self) -> str:
+        return reverse("puzzles:proof", args=[self.variant, self.pk])
+
+    # -- loading and change tracking ---------------------------------------------------------------
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        obj = super().from_db(db, field_names, values)
+        obj._loaded = obj._content()
+        return obj
+
+    def _content(self) -> dict[str, Any]:
+        deferred = self.get_deferred_fields()
+        return {f: getattr(self, f) for f in CONTENT_FIELDS if f not in deferred}
+
+    def content_changed(self) -> bool:
+        """True when what the puzzle asks differs from the row it was loaded from."""
+        loaded = getattr(self, "_loaded", None)
+        if loaded is None:
+            return self._state.adding
+        current = self._content()
+        return any(current.get(k) != v for k, v in loaded.items())
+
+    # -- validation --------------------------------------------------------------------------------
+
+    def clean(self) -> None:
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            self.fen = engine.normalize_fen(self.fen, self.variant)
+        except ValidationError as exc:
+            errors.setdefault("fen", []).append(exc)
+        try:
+            self.goal = engine.normalize_goal(self.goal)
+        except ValidationError as exc:
+            errors.setdefault("goal", []).append(exc)
+        else:
+            fixed = engine.fixed_horizon(self.goal)
+            if fixed is not None:
+                self.horizon = fixed
+        if not isinstance(self.limits, dict):
+            errors.setdefault("limits", []).append(
+                ValidationError(_("The limits must be an object."), code="limits")
+            )
+        else:
+            try:
+                self.limits = engine.check_limits(self.horizon, {**default_limits(), **self.limits})
+            except ValidationError as exc:
+                errors.setdefault("limits", []).append(exc)
+            else:
+                if self.limits["seconds"] > settings.DAMA_PROOF_MAX_SECONDS:
+                    errors.setdefault("limits", []).append(
+                        ValidationError(
+                            _("A proof may take at most %(max)s seconds.")
+                            % {"max": settings.DAMA_PROOF_MAX_SECONDS},
+                            code="limits",
+                        )
+                    )
+        if not isinstance(self.solution, list) or not all(
+            isinstance(m, str) for m in self.solution
+        ):
+            errors.setdefault("solution", []).append(
+                ValidationError(_("The solution must be a list of moves."), code="solution")
+            )
+        elif self.solution and "fen" not in errors:
+            try:
+                engine.check_line(self.variant, self.fen, self.solution)
+            except ValidationError as exc:
+                errors.setdefault("solution", []).append(exc)
+        if not isinstance(self.motifs, list):
+            errors.setdefault("motifs", []).append(
+                ValidationError(_("The motifs must be a list."), code="motifs")
+            )
+        if errors:
+            raise ValidationError(errors)
+
+    # -- saving and verification -------------------------------------------------------------------
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; a new puzzle, or a change to what it asks, voids the proof and enqueues a new one."""
+        creating = self._state.adding
+        changed = not creating and self.content_changed()
+        fixed = engine.fixed_horizon(self.goal) if self.goal else None
+        if fixed is not None:
+            self.horizon = fixed
+        if self.horizon is None and self.goal:
+            self.horizon = engine.default_horizon(self.goal)
+        self.limits = {**default_limits(), **(self.limits or {})}
+        update_fields = kwargs.get("update_fields")
+        if changed:
+            self.revision = F("revision") + 1
+            self._void_proof()
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, *VOIDED_FIELDS, "revision"}
+        if (creating or changed) and self.verdict == Verdict.PENDING:
+            self.queued_at = timezone.now()
+            if update_fields is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "queued_at"}
+        super().save(*args, **kwargs)
+        if changed:
+            self.refresh_from_db(fields=["revision"])
+        self._loaded = self._content()
+        if (creating or changed) and self.verdict == Verdict.PENDING:
+            transaction.on_commit(partial(send_verification, self.pk, self.revision), robust=True)
+
+    def _void_proof(self) -> None:
+        self.verdict = Verdict.PENDING
+        self.proof = None
+        self.engine_version = ""
+        self.nodes = self.depth = self.progress_nodes = self.progress_depth = 0
+        self.seconds = 0.0
+        self.verified_at = self.started_at = self.progress_updated = None
+        self.error = self.worker = ""
+        self.attempts = 0
+
+    def adopt_proof(self, proof: dict[str, Any]) -> bool:
+        """Take a verdict made elsewhere (shipped in PDN) as this puzzle's proof, when it is
+        about this position, goal and horizon; False (and nothing changes) otherwise."""
+        if not (
+            engine.is_verdict(proof)
+            and proof.get("fen") == self.fen
+            and proof.get("goal") == self.goal
+            and proof.get("horizon") == self.horizon
+        ):
+            return False
+        self.verdict = proof["kind"]
+        self.proof = proof
+        self.engine_version = proof["engine_version"]
+        self.limits = {k: v for k, v in proof["limits"].items() if k != "moves"}
+        self.nodes, self.seconds, self.depth = proof["nodes"], proof["seconds"], proof["depth"]
+        self.verified_at = timezone.now()
+        self.worker = "PDN"
+        return True
+
+    def to_data(self) -> engine.PuzzleData:
+        """This puzzle as plain data for PDN (with its proof when it is unique)."""
+        return engine.PuzzleData(
+            variant=self.variant,
+            fen=self.fen,
+            goal=self.goal,
+            horizon=self.horizon,
+            solution=list(self.solution),
+            motifs=list(self.motifs),
+            difficulty=self.difficulty,
+            source=self.source,
+            title=self.title,
+            description=self.description,
+            engine_version=self.engine_version,
+            proof=self.proof if self.verdict == Verdict.UNIQUE else None,
+        )
+
+    @staticmethod
+    def request_verification(pk: int, revision: int, *, force: bool = False) -> bool:
+        """Enqueue the proof of revision ``revision`` of puzzle ``pk`` on commit; ``force`` sets a
+        finished verdict back to pending first. False when the puzzle changed or is gone."""
+        updates: dict[str, Any] = {"queued_at": timezone.now()}
+        if force:
+            updates.update(verdict=Verdict.PENDING, attempts=0, error="")
+        if not Puzzle.objects.filter(pk=pk, revision=revision).update(**updates):
+            return False
+        transaction.on_commit(partial(send_verification, pk, revision), robust=True)
+        return True
+
+    def verify_again(self) -> bool:
+        """Prove this puzzle again (even with a current verdict)."""
+        done = Puzzle.request_verification(self.pk, self.revision, force=True)
+        if done:
+            self.refresh_from_db()
+        return done
+
+    # -- reading the proof -------------------------------------------------------------------------
+
+    @property
+    def is_finished(self) -> bool:
+        return self.verdict in FINAL
+
+    @property
+    def is_current(self) -> bool:
+        """A finished verdict made by the engine version running now."""
+        return self.is_finished and self.engine_version == engine.engine_version()
+
+    @property
+    def white_to_move(self) -> bool:
+        return engine.white_to_move(self.fen)
+
+    def line(self, key: str) -> list[str]:
+        """A line of the proof (``solution`` or ``refutation``) in the variant's notation."""
+        return engine.line_texts(self.variant, self.fen, (self.proof or {}).get(key, []))
+
+    @property
+    def alternatives(self) -> list[list[str]]:
+        return [
+            engine.line_texts(self.variant, self.fen, alt)
+            for alt in (self.proof or {}).get("alternatives", [])
+        ]
+
+    def numbered(self, moves: list[str]) -> str:
+        """``1. 22-18 13x22 2. 31x13`` (``1... 13x22`` when Black moves first)."""
+        parts = []
+        number, white = 1, self.white_to_move
+        for i, move in enumerate(moves):
+            if white:
+                parts.append(f"{number}. {move}")
+            else:
+                parts.append(f"{number}... {move}" if i == 0 else move)
+                number += 1
+            white = not white
+        return " ".join(parts)
+
+    @property
+    def numbered_solution(self) -> str:
+        return self.numbered(self.line("solution"))
+
+    @property
+    def numbered_refutation(self) -> str:
+        return self.numbered(self.line("refutation"))
+
+    @property
+    def numbered_alternatives(self) -> list[str]:
+        return [self.numbered(alt) for alt in self.alternatives]
+
+    @property
+    def intended_first_move_accepted(self) -> bool | None:
+        """Whether the proof accepts the author's first move (None without both)."""
+        if self.verdict != Verdict.UNIQUE or not self.solution or not self.proof:
+            return None
+        return engine.proof_accepts(self.variant, self.fen, self.proof, [], self.solution[0])
+
+
+#: fields :meth:`Puzzle._void_proof` resets
+VOIDED_FIELDS = (
+    "verdict",
+    "proof",
+    "engine_version",
+    "nodes",
+    "depth",
+    "progress_nodes",
+    "progress_depth",
+    "seconds",
+    "verified_at",
+    "started_at",
+    "progress_updated",
+    "error",
+    "worker",
+    "attempts",
+)
+
+
+def send_verification(pk: int, revision: int) -> None:
+    """Put the proof of ``pk`` at ``revision`` on the ``verify`` queue (called on commit; a broker
+    that is down is logged, and the sweeper enqueues the puzzle again later)."""
+    from .tasks import verify_puzzle
+
+    verify_puzzle.delay(pk, revision)

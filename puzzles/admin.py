@@ -1,0 +1,112 @@
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import engine
+from .models import Puzzle
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "variant",
+        "goal",
+        "horizon",
+        "title",
+        "difficulty",
+        "verdict",
+        "engine_version",
+        "verified_at",
+        "proof_link",
+    ]
+    list_filter = ["variant", "verdict", "goal", "engine_version"]
+    search_fields = ["fen", "title", "source", "motifs"]
+    raw_id_fields = ["author"]
+    actions = ["verify_again", "download_pdn"]
+    readonly_fields = [
+        "verdict",
+        "revision",
+        "engine_version",
+        "nodes",
+        "seconds",
+        "depth",
+        "verified_at",
+        "worker",
+        "attempts",
+        "error",
+        "queued_at",
+        "started_at",
+        "progress_nodes",
+        "progress_depth",
+        "progress_updated",
+        "proof_link",
+        "created",
+        "updated",
+    ]
+    fieldsets = [
+        (None, {"fields": ["variant", "fen", "goal", "horizon", "solution", "limits"]}),
+        (
+            _("About"),
+            {"fields": ["title", "description", "source", "author", "motifs", "difficulty"]},
+        ),
+        (
+            _("Proof"),
+            {
+                "fields": [
+                    "verdict",
+                    "proof_link",
+                    "revision",
+                    "engine_version",
+                    "nodes",
+                    "seconds",
+                    "depth",
+                    "verified_at",
+                    "worker",
+                    "attempts",
+                    "error",
+                    "queued_at",
+                    "started_at",
+                    "progress_nodes",
+                    "progress_depth",
+                    "progress_updated",
+                    "created",
+                    "updated",
+                ]
+            },
+        ),
+    ]
+
+    @admin.display(description=_("proof"))
+    def proof_link(self, obj: Puzzle) -> str:
+        if not obj.pk:
+            return "-"
+        return format_html('<a href="{}">{}</a>', obj.get_absolute_url(), _("proof page"))
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.author_id is None:
+            obj.author = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Prove the selected puzzles again"))
+    def verify_again(self, request, queryset):
+        count = queryset.enqueue(force=True)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d puzzle queued for a new proof.",
+                "%(count)d puzzles queued for a new proof.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Download the selected puzzles as PDN"))
+    def download_pdn(self, request, queryset):
+        text = engine.write_puzzles(p.to_data() for p in queryset)
+        response = HttpResponse(text, content_type="application/x-pdn; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="puzzles.pdn"'
+        return response

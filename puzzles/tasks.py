@@ -1,0 +1,78 @@
+"""Celery tasks of the puzzles app: thin, idempotent, safe to deliver twice.
+
+``verify_puzzle`` runs on the ``verify`` queue (see ``CELERY_TASK_ROUTES``). It is acknowledged
+only when it ends (``acks_late``), and a worker that dies mid-proof leaves the message to be
+delivered again (``reject_on_worker_lost``; on Redis after ``CELERY_VISIBILITY_TIMEOUT``). Its
+time limits are shorter than that timeout, so a proof still running is never handed out twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerOperationalError
+
+from . import verification
+
+logger = logging.getLogger(__name__)
+
+#: errors worth a retry: the database or the broker was briefly out of reach
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerOperationalError, ConnectionError)
+
+
+@shared_task(
+    name="puzzles.verify_puzzle",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.DAMA_VERIFY_SOFT_TIME_LIMIT,
+    time_limit=settings.DAMA_VERIFY_TIME_LIMIT,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=5,
+)
+def verify_puzzle(self, puzzle_id: int, revision: int) -> str:
+    """Prove revision ``revision`` of puzzle ``puzzle_id`` and store the verdict.
+
+    Returns the verdict, or why nothing was done (gone, stale revision, already verified, being
+    proven elsewhere).
+    """
+    worker = self.request.hostname or platform.node()
+    try:
+        outcome = verification.run(puzzle_id, revision, worker=worker)
+    except SoftTimeLimitExceeded:
+        outcome = verification.record_timeout(
+            puzzle_id, revision, settings.DAMA_VERIFY_SOFT_TIME_LIMIT
+        )
+    except TRANSIENT_ERRORS:
+        raise  # retried with backoff
+    except Exception as exc:  # an engine bug: record it rather than retry it
+        logger.exception("puzzle %s revision %s: the proof failed", puzzle_id, revision)
+        outcome = verification.record_error(puzzle_id, revision, f"{exc.__class__.__name__}: {exc}")
+    logger.info("puzzle %s revision %s: %s", puzzle_id, revision, outcome)
+    return outcome
+
+
+@shared_task(name="puzzles.sweep_verifications", acks_late=True)
+def sweep_verifications() -> dict[str, int]:
+    """Periodic: enqueue again the proofs that were lost (see ``verification.sweep``)."""
+    result = verification.sweep()
+    if any(result.values()):
+        logger.info("puzzle proofs swept: %s", result)
+    return result
+
+
+@shared_task(name="puzzles.verify_stale_puzzles", acks_late=True)
+def verify_stale_puzzles() -> int:
+    """Periodic: prove again the puzzles an older engine version proved."""
+    count = verification.enqueue_stale()
+    if count:
+        logger.info("%s puzzles queued for re-verification with the current engine", count)
+    return count
