@@ -6,12 +6,12 @@ broken course file. (The full content test is ``tests/lessons/test_course_fixtur
 
 from __future__ import annotations
 
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, register
 
 from .course import COURSE_FILES, CourseDataError, lessons_dir, read_course
 
 
-@register(Tags.templates, "lessons")
+@register("lessons")
 def check_courses(app_configs=None, **kwargs) -> list[Error]:
     from .engine import course_problems
 

@@ -123,6 +123,13 @@
     }
     function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
     function chooseInLesson(sq) {
+      // a click while the server is still answering the last one is replayed on the new board
+      if (form.classList.contains("htmx-request")) {
+        if (state.pendingFor !== form.action) state.pending = [];
+        state.pendingFor = form.action;
+        state.pending = (state.pending || []).concat([sq]);
+        return;
+      }
       if (mode === "square") { path = []; draw(); submit([sq]); return; }
       if (!path.length) {
         if (pieceOn(sq)) { path = [sq]; say(msg("Pick").replace("{square}", name(sq))); }
@@ -231,6 +238,11 @@
     }, true);
     if (state.focused) { state.focused = false; holder.focus(); }
     draw();
+    if (mode !== "free" && state.pending && state.pending.length) {
+      var pending = state.pendingFor === form.action ? state.pending : [];
+      state.pending = [];
+      pending.forEach(choose);
+    }
   }
 
   function initAll(root) {
