@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -311,7 +310,7 @@ class Puzzle(models.Model):
             self.refresh_from_db(fields=["revision"])
         self._loaded = self._content()
         if (creating or changed) and self.verdict == Verdict.PENDING:
-            transaction.on_commit(partial(send_verification, self.pk, self.revision), robust=True)
+            enqueue_on_commit(self.pk, self.revision)
 
     def _void_proof(self) -> None:
         self.verdict = Verdict.PENDING
@@ -368,7 +367,7 @@ class Puzzle(models.Model):
             updates.update(verdict=Verdict.PENDING, attempts=0, error="")
         if not Puzzle.objects.filter(pk=pk, revision=revision).update(**updates):
             return False
-        transaction.on_commit(partial(send_verification, pk, revision), robust=True)
+        enqueue_on_commit(pk, revision)
         return True
 
     def verify_again(self) -> bool:
@@ -454,6 +453,12 @@ VOIDED_FIELDS = (
     "worker",
     "attempts",
 )
+
+
+def enqueue_on_commit(pk: int, revision: int) -> None:
+    """Send the proof to the workers once the current transaction commits (a broker that is
+    down is logged, not raised: the sweeper enqueues the puzzle again later)."""
+    transaction.on_commit(lambda: send_verification(pk, revision), robust=True)
 
 
 def send_verification(pk: int, revision: int) -> None:

@@ -23,6 +23,10 @@ class Command(BaseCommand):
         for name in settings.DAMA_DEMO_FIXTURES:
             call_command("loaddata", name, verbosity=0)
             self.stdout.write(f"loaded fixture {name}")
+        # The puzzle corpus: idempotent; unproven puzzles are queued for the worker.
+        puzzle_files = sorted((settings.BASE_DIR / "fixtures" / "puzzles").glob("*.pdn"))
+        if puzzle_files:
+            call_command("load_puzzles", *map(str, puzzle_files), stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo accounts (user name / password):"))
         for username, password, role in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<8} / {password:<16} ({role})")

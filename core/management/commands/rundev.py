@@ -2,8 +2,9 @@
 
     python manage.py rundev [addrport]     # default 127.0.0.1:8000
 
-The worker consumes every queue with the broker from settings (a SQLite file unless REDIS_URL or
-CELERY_BROKER_URL is set). When either process exits, the other is stopped too.
+The worker consumes every queue (default, deep, verify) with the broker from settings (a SQLite
+file unless REDIS_URL or CELERY_BROKER_URL is set) and runs the periodic jobs (embedded beat).
+When either process exits, the other is stopped too.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ class Command(BaseCommand):
         worker = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "dama_learn", "worker",
-                "-Q", "default,deep", "--loglevel", "INFO", "--concurrency", str(concurrency),
-                "-n", "dev@%h",
+                "-Q", "default,deep,verify", "--loglevel", "INFO", "--concurrency", str(concurrency),
+                "-n", "dev@%h", "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
             ],
             env=env,
         )  # fmt: skip
