@@ -1,0 +1,817 @@
+"""Puzzle proofs on the web side: saving enqueues on commit, the task is idempotent and writes
+conditionally, lost proofs are swept, the commands prove and load, the proof page polls and stops.
+
+A real Redis and worker process are in tests/services/test_verify_worker.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from django.db import OperationalError
+from django.utils import timezone
+
+import dama
+from puzzles import engine, verification
+from puzzles.models import Puzzle, Verdict
+from puzzles.tasks import sweep_verifications, verify_puzzle, verify_stale_puzzles
+
+GAIN = {
+    "variant": "czech",
+    "fen": "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15",
+    "goal": "gain:1",
+    "horizon": 2,
+    "solution": ["22-17", "13x22", "25x18x11"],
+}
+CAPTURE = {"variant": "czech", "fen": "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24", "goal": "capture"}
+COOKED = {"variant": "czech", "fen": "W:W22,24:B18,19", "goal": "capture"}
+NO_CAPTURE = {"variant": "czech", "fen": "W:W22:B10", "goal": "capture"}
+NO_WIN = {"variant": "czech", "fen": "W:W30:B3", "goal": "win", "horizon": 2}
+#: three kings against one on 10x10: a wide tree (about 700,000 positions for horizon 6)
+WIDE = {"variant": "international", "fen": "W:WK46,K47,K48:BK5", "goal": "win", "horizon": 6}
+
+CORPUS = Path(settings.BASE_DIR) / "fixtures" / "puzzles"
+
+
+@pytest.fixture
+def queue(monkeypatch):
+    """The verify queue, as a list of (puzzle id, revision) sent to it."""
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: sent.append((pk, rev)))
+    return sent
+
+
+@pytest.fixture
+def new(db, queue, django_capture_on_commit_callbacks):
+    """Make a valid puzzle and commit it (its proof lands in ``queue``)."""
+
+    def _new(**fields) -> Puzzle:
+        puzzle = Puzzle(**fields)
+        puzzle.full_clean()
+        with django_capture_on_commit_callbacks(execute=True):
+            puzzle.save()
+        return puzzle
+
+    return _new
+
+
+def prove(puzzle: Puzzle) -> Puzzle:
+    assert verify_puzzle.apply(args=(puzzle.pk, puzzle.revision)).get() in engine.VERDICT_KINDS
+    puzzle.refresh_from_db()
+    return puzzle
+
+
+# -- saving enqueues on commit ----------------------------------------------------------------------
+
+
+def test_saving_a_new_puzzle_enqueues_its_proof_only_when_the_transaction_commits(
+    db, queue, django_capture_on_commit_callbacks
+):
+    puzzle = Puzzle(**GAIN)
+    puzzle.full_clean()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        puzzle.save()
+        assert queue == []
+    assert len(callbacks) == 1
+    callbacks[0]()
+    assert queue == [(puzzle.pk, 1)]
+    assert puzzle.verdict == Verdict.PENDING
+    assert puzzle.queued_at is not None
+
+
+def test_verify_task_is_routed_to_the_verify_queue():
+    from dama_learn.celery import app
+
+    route = app.amqp.router.route({}, "puzzles.verify_puzzle", (1, 1), {})
+    assert route["queue"].name == "verify"
+    sweep = app.amqp.router.route({}, "puzzles.sweep_verifications", (), {})
+    assert sweep["queue"].name == "default"
+
+
+def test_changing_the_position_bumps_the_revision_voids_the_proof_and_enqueues_again(
+    new, queue, django_capture_on_commit_callbacks
+):
+    puzzle = prove(new(**CAPTURE))
+    assert puzzle.verdict == Verdict.UNIQUE
+    puzzle.fen = "W:W14,17,21,28,30,32:B1,5,8,11,16,23"
+    puzzle.full_clean()
+    with django_capture_on_commit_callbacks(execute=True):
+        puzzle.save()
+    assert puzzle.revision == 2
+    assert puzzle.verdict == Verdict.PENDING
+    assert puzzle.proof is None
+    assert queue == [(puzzle.pk, 1), (puzzle.pk, 2)]
+
+
+def test_changing_only_the_title_keeps_the_proof_and_enqueues_nothing(
+    new, queue, django_capture_on_commit_callbacks
+):
+    puzzle = prove(new(**CAPTURE))
+    puzzle.refresh_from_db()
+    puzzle.title = "A long shot"
+    with django_capture_on_commit_callbacks(execute=True):
+        puzzle.save()
+    puzzle.refresh_from_db()
+    assert (puzzle.revision, puzzle.verdict) == (1, Verdict.UNIQUE)
+    assert queue == [(puzzle.pk, 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_is_down_does_not_break_the_save(monkeypatch, caplog):
+    def down(pk, rev):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(verify_puzzle, "delay", down)
+    puzzle = Puzzle(**CAPTURE)
+    puzzle.save()  # autocommit: on_commit runs at once; the sweeper enqueues it later
+    assert Puzzle.objects.get().verdict == Verdict.PENDING
+    assert "connection refused" in caplog.text
+
+
+# -- validation through the engine ----------------------------------------------------------------
+
+
+def test_a_bad_fen_is_a_validation_error_with_the_engines_message(db):
+    bad = "W:W99:B1"
+    with pytest.raises(ValueError) as engine_error:
+        dama.Board.from_fen(bad, "czech")
+    with pytest.raises(ValidationError) as exc:
+        Puzzle(variant="czech", fen=bad, goal="capture").full_clean()
+    (message,) = exc.value.message_dict["fen"]
+    assert str(engine_error.value) in message
+
+
+def test_a_bad_goal_and_an_illegal_solution_are_validation_errors(db):
+    with pytest.raises(ValidationError) as exc:
+        Puzzle(**{**GAIN, "goal": "gain:0", "solution": []}).full_clean()
+    assert "at least 1" in exc.value.message_dict["goal"][0]
+    with pytest.raises(ValidationError) as exc:
+        Puzzle(**{**GAIN, "solution": ["22-17", "13x22", "31-26"]}).full_clean()
+    assert "Move 3 (31-26)" in exc.value.message_dict["solution"][0]
+
+
+def test_a_proof_may_not_ask_for_more_time_than_the_workers_allow(db):
+    with pytest.raises(ValidationError) as exc:
+        Puzzle(**{**GAIN, "limits": {"seconds": settings.DAMA_PROOF_MAX_SECONDS + 1}}).full_clean()
+    assert "limits" in exc.value.message_dict
+
+
+def test_full_clean_normalizes_the_position_and_the_goal(db):
+    puzzle = Puzzle(variant="czech", fen=" W:W22:B18 ", goal=" Capture ", horizon=4)
+    puzzle.full_clean()
+    assert (puzzle.fen, puzzle.goal, puzzle.horizon) == ("W:W22:B18", "capture", 1)
+
+
+def test_staff_add_a_puzzle_in_the_admin_and_its_proof_is_enqueued(
+    client, staff, queue, django_capture_on_commit_callbacks
+):
+    client.force_login(staff)
+    form = {
+        "variant": "czech",
+        "fen": GAIN["fen"],
+        "goal": "gain:1",
+        "horizon": "2",
+        "solution": json.dumps(GAIN["solution"]),
+        "limits": json.dumps({"nodes": 100000, "seconds": 10}),
+        "title": "Two for one",
+        "description": "",
+        "source": "test",
+        "author": "",
+        "motifs": "[]",
+        "difficulty": "1400",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/admin/puzzles/puzzle/add/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    puzzle = Puzzle.objects.get()
+    assert puzzle.author == staff
+    assert puzzle.limits == {"nodes": 100000, "seconds": 10.0, "max_depth": 40}
+    assert queue == [(puzzle.pk, 1)]
+
+
+def test_the_admin_shows_the_engines_message_for_a_bad_fen(client, staff, queue):
+    client.force_login(staff)
+    response = client.post(
+        "/admin/puzzles/puzzle/add/",
+        {"variant": "czech", "fen": "W:W99:B1", "goal": "capture", "solution": "[]",
+         "limits": "{}", "motifs": "[]", "difficulty": "1500"},
+    )  # fmt: skip
+    assert response.status_code == 200
+    assert "is not on the 8x8 board" in response.content.decode()
+    assert not Puzzle.objects.exists()
+
+
+# -- the task: verdicts, idempotency, conditional writes ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "kind"),
+    [(CAPTURE, "unique"), (GAIN, "unique"), (COOKED, "cooked"), (NO_CAPTURE, "no_solution"),
+     (NO_WIN, "no_solution"), ({**WIDE, "limits": {"nodes": 20000}}, "undecided")],
+)  # fmt: skip
+def test_the_task_stores_the_verdict_with_its_provenance(new, fields, kind):
+    puzzle = prove(new(**fields))
+    assert puzzle.verdict == kind
+    assert puzzle.proof["kind"] == kind
+    assert puzzle.engine_version == dama.ENGINE_VERSION == puzzle.proof["engine_version"]
+    assert puzzle.limits == {k: v for k, v in puzzle.proof["limits"].items() if k != "moves"}
+    assert puzzle.nodes == puzzle.proof["nodes"] > 0
+    assert puzzle.verified_at is not None
+    assert puzzle.attempts == 1
+    assert puzzle.is_current
+
+
+def test_a_unique_puzzle_keeps_the_main_line_and_accepts_the_intended_solution(new):
+    puzzle = prove(new(**GAIN))
+    assert puzzle.proof["solution"] == ["22-17", "13x22", "25x18x11"]
+    assert puzzle.numbered_solution == "1. 22-17 13x22 2. 25x11"
+    assert puzzle.intended_first_move_accepted is True
+
+
+def test_a_cooked_puzzle_records_the_second_solution(new):
+    puzzle = prove(new(**COOKED))
+    assert puzzle.proof["alternatives"] == [["24x15"]]
+    assert puzzle.numbered_alternatives == ["1. 24x15"]
+
+
+def test_an_undecided_proof_says_what_was_searched(new):
+    puzzle = prove(new(**WIDE, limits={"nodes": 20000}))
+    assert puzzle.proof["reason"] == "nodes"
+    assert puzzle.proof["searched"]["moves"] == len(
+        dama.Board("international", WIDE["fen"]).legal_moves
+    )
+
+
+def test_the_task_skips_a_deleted_puzzle(new):
+    puzzle = new(**CAPTURE)
+    pk, revision = puzzle.pk, puzzle.revision
+    puzzle.delete()
+    assert verify_puzzle.apply(args=(pk, revision)).get() == verification.GONE
+
+
+def test_the_task_skips_a_revision_that_moved_on_and_writes_nothing(new):
+    puzzle = new(**CAPTURE)
+    puzzle.fen = "W:W14,17,21,28,30,32:B1,5,8,11,16,23"
+    puzzle.save()
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == verification.STALE
+    puzzle.refresh_from_db()
+    assert (puzzle.revision, puzzle.verdict, puzzle.proof, puzzle.attempts) == (
+        2,
+        Verdict.PENDING,
+        None,
+        0,
+    )
+
+
+def test_a_second_delivery_of_a_proven_revision_does_nothing(new):
+    puzzle = prove(new(**CAPTURE))
+    verified_at = puzzle.verified_at
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == verification.DONE
+    puzzle.refresh_from_db()
+    assert (puzzle.verified_at, puzzle.attempts) == (verified_at, 1)
+
+
+def test_a_delivery_while_another_worker_reports_progress_does_nothing(new):
+    puzzle = new(**CAPTURE)
+    Puzzle.objects.filter(pk=puzzle.pk).update(
+        verdict=Verdict.RUNNING, worker="other@host", progress_updated=timezone.now()
+    )
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == verification.BUSY
+    assert Puzzle.objects.get().worker == "other@host"
+
+
+def test_a_proof_left_running_by_a_dead_worker_is_taken_over(new):
+    puzzle = new(**CAPTURE)
+    silent = timezone.now() - timedelta(seconds=settings.DAMA_VERIFY_STALL_SECONDS + 1)
+    Puzzle.objects.filter(pk=puzzle.pk).update(
+        verdict=Verdict.RUNNING, worker="dead@host", progress_updated=silent, attempts=1
+    )
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "unique"
+    puzzle.refresh_from_db()
+    assert puzzle.attempts == 2
+    assert puzzle.worker != "dead@host"
+
+
+def test_the_verdict_is_not_written_when_the_puzzle_changes_during_the_proof(
+    new, queue, monkeypatch
+):
+    puzzle = new(**GAIN)
+    real_prove = engine.prove
+
+    def prove_while_the_author_edits(*args, **kwargs):
+        result = real_prove(*args, **kwargs)
+        edited = Puzzle.objects.get(pk=puzzle.pk)
+        edited.horizon = 3
+        edited.save()
+        return result
+
+    monkeypatch.setattr(engine, "prove", prove_while_the_author_edits)
+    assert verification.run(puzzle.pk, 1) == verification.STALE
+    puzzle.refresh_from_db()
+    assert (puzzle.revision, puzzle.horizon, puzzle.verdict, puzzle.proof) == (
+        2,
+        3,
+        Verdict.PENDING,
+        None,
+    )
+
+
+def test_progress_is_written_to_the_row_while_the_proof_runs(new, settings):
+    settings.DAMA_VERIFY_PROGRESS_SECONDS = 0
+    puzzle = new(**WIDE, limits={"nodes": 60000})
+    seen = []
+
+    def look(nodes, depth, elapsed):
+        seen.append(Puzzle.objects.values_list("verdict", "progress_nodes").get(pk=puzzle.pk))
+
+    verification.run(puzzle.pk, 1, worker="w", on_progress=look)
+    assert len(seen) >= 3
+    assert {verdict for verdict, _nodes in seen} == {Verdict.RUNNING}
+    nodes = [n for _verdict, n in seen]
+    assert nodes == sorted(nodes) and nodes[-1] > 0
+
+
+def test_the_soft_time_limit_makes_the_verdict_undecided(new, monkeypatch):
+    puzzle = new(**CAPTURE)
+
+    def slow(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(verification, "run", slow)
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "undecided"
+    puzzle.refresh_from_db()
+    assert puzzle.verdict == Verdict.UNDECIDED
+    assert "time limit" in puzzle.error
+
+
+def test_an_engine_failure_is_recorded_not_retried(new, monkeypatch):
+    puzzle = new(**CAPTURE)
+    calls = []
+
+    def broken(pk, revision, **kwargs):
+        calls.append(pk)
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(verification, "run", broken)
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "error"
+    assert calls == [puzzle.pk]
+    puzzle.refresh_from_db()
+    assert (puzzle.verdict, puzzle.error) == (Verdict.ERROR, "RuntimeError: engine bug")
+
+
+def test_a_database_hiccup_is_retried(new, monkeypatch):
+    puzzle = new(**CAPTURE)
+    real_run = verification.run
+    calls = []
+
+    def flaky(pk, revision, **kwargs):
+        calls.append(pk)
+        if len(calls) == 1:
+            raise OperationalError("database is locked")
+        return real_run(pk, revision, **kwargs)
+
+    monkeypatch.setattr(verification, "run", flaky)
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "unique"
+    assert len(calls) == 2
+
+
+def test_the_task_is_late_acknowledged_with_limits_below_the_visibility_timeout():
+    assert verify_puzzle.acks_late is True
+    assert verify_puzzle.reject_on_worker_lost is True
+    assert verify_puzzle.soft_time_limit < verify_puzzle.time_limit
+    assert verify_puzzle.time_limit < settings.CELERY_VISIBILITY_TIMEOUT
+    assert verify_puzzle.soft_time_limit > settings.DAMA_PROOF_MAX_SECONDS
+
+
+# -- nothing is lost: the sweeper and stale engine versions ---------------------------------------
+
+
+def test_the_sweeper_enqueues_proofs_left_pending_or_silent_and_gives_up_after_the_attempts(
+    new, queue, django_capture_on_commit_callbacks
+):
+    old = timezone.now() - timedelta(hours=2)
+    fresh_pending = new(**CAPTURE)
+    lost_pending = new(**GAIN)
+    silent = new(**COOKED)
+    busy = new(**NO_CAPTURE)
+    hopeless = new(**NO_WIN)
+    Puzzle.objects.filter(pk=lost_pending.pk).update(queued_at=old)
+    Puzzle.objects.filter(pk=silent.pk).update(
+        verdict=Verdict.RUNNING, progress_updated=old, attempts=1
+    )
+    Puzzle.objects.filter(pk=busy.pk).update(
+        verdict=Verdict.RUNNING, progress_updated=timezone.now(), attempts=1
+    )
+    Puzzle.objects.filter(pk=hopeless.pk).update(
+        verdict=Verdict.RUNNING, progress_updated=old, attempts=settings.DAMA_VERIFY_MAX_ATTEMPTS
+    )
+    queue.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        result = sweep_verifications.apply().get()
+    assert result == {"requeued": 2, "gave_up": 1}
+    assert sorted(queue) == sorted([(lost_pending.pk, 1), (silent.pk, 1)])
+    hopeless.refresh_from_db()
+    assert hopeless.verdict == Verdict.ERROR and "gave up" in hopeless.error
+    assert fresh_pending.pk not in [pk for pk, _rev in queue]
+
+
+def test_the_periodic_job_reverifies_verdicts_of_an_older_engine_and_keeps_them_meanwhile(
+    new, queue, django_capture_on_commit_callbacks
+):
+    old = prove(new(**CAPTURE))
+    current = prove(new(**GAIN))
+    Puzzle.objects.filter(pk=old.pk).update(engine_version="dama-0.0.1", queued_at=None)
+    queue.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert verify_stale_puzzles.apply().get() == 1
+    assert queue == [(old.pk, 1)]
+    old.refresh_from_db()
+    assert old.verdict == Verdict.UNIQUE  # still served until the new proof lands
+    assert prove(old).engine_version == dama.ENGINE_VERSION
+    assert current.pk not in [pk for pk, _rev in queue]
+
+
+def test_the_beat_schedule_runs_the_sweeper_and_the_stale_job():
+    from dama_learn.celery import app
+
+    tasks = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    assert tasks == {"puzzles.sweep_verifications", "puzzles.verify_stale_puzzles"}
+    assert tasks <= set(app.tasks)
+
+
+# -- manage.py verify_puzzles ---------------------------------------------------------------------
+
+
+def run_command(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_verify_puzzles_in_process_proves_the_pending_ones_with_a_progress_bar(new):
+    a, b = new(**CAPTURE), new(**COOKED)
+    out = run_command("verify_puzzles", "--in-process")
+    assert "\r[" + "-" * 30 + "] 0/2" in out
+    assert "\r[" + "#" * 15 + "-" * 15 + "] 1/2" in out
+    assert "\r[" + "#" * 30 + "] 2/2" in out
+    assert out.rstrip().endswith("Verdicts: cooked 1, unique 1")
+    assert Puzzle.objects.get(pk=a.pk).verdict == Verdict.UNIQUE
+    assert Puzzle.objects.get(pk=b.pk).verdict == Verdict.COOKED
+
+
+def test_verify_puzzles_stale_reproves_only_verdicts_of_another_engine_version(new):
+    old, current = prove(new(**CAPTURE)), prove(new(**GAIN))
+    Puzzle.objects.filter(pk=old.pk).update(engine_version="dama-0.0.1")
+    out = run_command("verify_puzzles", "--stale", "--in-process")
+    assert "] 1/1" in out
+    old.refresh_from_db()
+    assert (old.engine_version, old.verdict, old.attempts) == (dama.ENGINE_VERSION, "unique", 2)
+    assert Puzzle.objects.get(pk=current.pk).verified_at == current.verified_at
+    assert run_command("verify_puzzles", "--stale", "--in-process") == "Nothing to verify.\n"
+
+
+def test_verify_puzzles_all_of_a_variant_and_ids(new):
+    czech = prove(new(**CAPTURE))
+    wide = prove(new(**WIDE, limits={"nodes": 5000}))
+    out = run_command("verify_puzzles", "--all", "--variant", "czech", "--in-process")
+    assert "] 1/1" in out
+    assert Puzzle.objects.get(pk=czech.pk).verified_at > czech.verified_at
+    assert Puzzle.objects.get(pk=wide.pk).verified_at == wide.verified_at
+    run_command("verify_puzzles", "--ids", str(wide.pk), "--in-process")
+    assert Puzzle.objects.get(pk=wide.pk).verified_at > wide.verified_at
+
+
+def test_verify_puzzles_enqueues_to_the_workers_without_waiting(
+    new, queue, django_capture_on_commit_callbacks
+):
+    puzzle = prove(new(**CAPTURE))
+    queue.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("verify_puzzles", "--all", "--no-wait")
+    assert "1 puzzles queued" in out
+    assert queue == [(puzzle.pk, 1)]
+    assert Puzzle.objects.get().verdict == Verdict.PENDING  # forced: proven again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_puzzles_follows_the_workers_progress_until_every_verdict_is_in(monkeypatch):
+    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: None)
+    for fields in (CAPTURE, NO_CAPTURE):
+        Puzzle.objects.create(**fields)
+    # a stand-in worker pool: each enqueued proof runs at once (on commit, autocommit here)
+    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: verify_puzzle.apply(args=(pk, rev)))
+    out = run_command("verify_puzzles", "--timeout", "30")
+    assert "2 puzzles queued" in out
+    assert "\r[" + "#" * 30 + "] 2/2" in out
+    assert "Verdicts: no_solution 1, unique 1" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_puzzles_gives_up_waiting_with_a_hint_when_no_worker_takes_the_proofs(
+    monkeypatch,
+):
+    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: None)
+    Puzzle.objects.create(**CAPTURE)
+    with pytest.raises(CommandError, match="consuming the verify queue"):
+        run_command("verify_puzzles", "--timeout", "0.6")
+
+
+def test_verify_puzzles_sweep_runs_the_sweeper_once(new, queue, django_capture_on_commit_callbacks):
+    lost = new(**CAPTURE)
+    Puzzle.objects.filter(pk=lost.pk).update(queued_at=timezone.now() - timedelta(hours=1))
+    queue.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("verify_puzzles", "--sweep")
+    assert out == "1 lost proofs queued again, gave up on 0.\n"
+    assert queue == [(lost.pk, 1)]
+
+
+# -- the proof page -------------------------------------------------------------------------------
+
+
+def proof_url(puzzle: Puzzle) -> str:
+    return f"/puzzles/{puzzle.variant}/{puzzle.pk}/proof/"
+
+
+def test_the_proof_page_polls_every_second_while_the_proof_runs(client, staff, new):
+    puzzle = new(**WIDE)
+    Puzzle.objects.filter(pk=puzzle.pk).update(
+        verdict=Verdict.RUNNING, worker="w1@host", progress_nodes=123456, progress_depth=8,
+        progress_updated=timezone.now(), started_at=timezone.now(),
+    )  # fmt: skip
+    client.force_login(staff)
+    page = client.get(proof_url(puzzle)).content.decode()
+    assert 'hx-trigger="every 1s"' in page
+    assert f'hx-get="{proof_url(puzzle)}"' in page
+    assert "<svg" in page and 'id="proof-diagram"' in page
+    partial = client.get(proof_url(puzzle), HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in partial
+    assert 'hx-trigger="every 1s"' in partial
+    assert 'data-progress-nodes="123456"' in partial
+    assert 'data-progress-depth="8"' in partial
+    assert "w1@host" in partial
+    assert "hx-swap-oob" not in partial  # the diagram is not resent while polling
+
+
+def test_the_final_partial_stops_polling_and_shows_the_main_line(client, staff, new):
+    puzzle = prove(new(**GAIN))
+    client.force_login(staff)
+    partial = client.get(proof_url(puzzle), HTTP_HX_REQUEST="true").content.decode()
+    assert "hx-trigger" not in partial
+    assert 'data-verdict="unique"' in partial
+    assert "1. 22-17 13x22 2. 25x11" in partial
+    assert 'hx-swap-oob="true"' in partial  # the diagram with the key move replaces the plain one
+    assert "The key move 22-17." in partial
+
+
+def test_the_cooked_page_shows_the_second_solution_on_the_board(client, staff, new):
+    puzzle = prove(new(**COOKED))
+    client.force_login(staff)
+    page = client.get(proof_url(puzzle)).content.decode()
+    assert "hx-trigger" not in page
+    assert "The second solution starts with 24x15." in page
+    assert 'data-line="alternative">1. 24x15' in page
+    assert "arrow" in page.split('id="proof-diagram"', 1)[1].split("</figure>", 1)[0]
+
+
+def test_the_no_solution_page_shows_the_refutation(client, staff, new):
+    puzzle = prove(new(**NO_WIN))
+    client.force_login(staff)
+    page = client.get(proof_url(puzzle)).content.decode()
+    assert 'data-line="refutation">1. 30-25 3-7 2. 25-21 7-10' in page
+    assert "The best try 30-25 is refuted." in page
+
+
+def test_the_undecided_page_says_which_limit_ran_out_and_what_was_searched(client, staff, new):
+    puzzle = prove(new(**WIDE, limits={"nodes": 20000}))
+    client.force_login(staff)
+    page = client.get(proof_url(puzzle)).content.decode()
+    assert "node limit" in page
+    moves = len(dama.Board("international", WIDE["fen"]).legal_moves)
+    assert f"<dt>moves</dt><dd>{moves}</dd>" in page
+
+
+def test_the_author_sees_the_proof_page_and_outsiders_do_not(client, teacher, outsider, new):
+    puzzle = new(**CAPTURE, author=teacher)
+    assert client.get(proof_url(puzzle)).status_code == 404
+    client.force_login(outsider)
+    assert client.get(proof_url(puzzle)).status_code == 404
+    client.force_login(teacher)
+    assert client.get(proof_url(puzzle)).status_code == 200
+    assert client.get(f"/puzzles/brazilian/{puzzle.pk}/proof/").status_code == 404
+
+
+def test_prove_again_from_the_page_starts_polling_again(
+    client, staff, new, queue, django_capture_on_commit_callbacks
+):
+    puzzle = prove(new(**CAPTURE))
+    client.force_login(staff)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(proof_url(puzzle), HTTP_HX_REQUEST="true")
+    assert 'hx-trigger="every 1s"' in response.content.decode()
+    assert queue[-1] == (puzzle.pk, 1)
+    assert Puzzle.objects.get().verdict == Verdict.PENDING
+
+
+def test_the_proof_page_in_czech(client, staff, new):
+    puzzle = prove(new(**GAIN))
+    client.force_login(staff)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "cs"
+    page = client.get(proof_url(puzzle)).content.decode()
+    assert "Důkaz úlohy" in page
+    assert "Prohledané pozice" in page
+
+
+# -- PDN: loading, mining -------------------------------------------------------------------------
+
+
+SAMPLE_PDN = """[Event "dama_learn puzzle"]
+[GameType "29"]
+[FEN "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24"]
+[Goal "capture"]
+[Horizon "1"]
+[Solution "28x19x12x3"]
+[Motifs "capture:3"]
+[Difficulty "1000"]
+[Source "selfplay czech seed 2 game 1 ply 40"]
+[Result "*"]
+
+1. 28x19x12x3 *
+
+[Event "dama_learn puzzle"]
+[GameType "26"]
+[FEN "W:WK3,21,22,25:B17,24"]
+[Goal "win"]
+[Horizon "4"]
+[Solution "21x14 24-27 14-10 27-31 25-21 31x17x7 3x10"]
+[Motifs ""]
+[Difficulty "1800"]
+[Source "selfplay brazilian seed 1 game 3 ply 77"]
+[Result "*"]
+
+1. 21x14 24-27 2. 14-10 27-31 3. 25-21 31x17x7 4. 3x10 *
+
+[Event "dama_learn puzzle"]
+[GameType "29"]
+[FEN "W:W99:B1"]
+[Goal "capture"]
+[Result "*"]
+
+*
+"""
+
+
+def test_load_puzzles_is_idempotent_and_queues_each_new_puzzle_once(
+    db, tmp_path, queue, django_capture_on_commit_callbacks
+):
+    path = tmp_path / "sample.pdn"
+    path.write_text(SAMPLE_PDN)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("load_puzzles", str(path))
+    assert "2 new (0 with their proof), 0 updated, 0 unchanged, 1 skipped" in out
+    assert len(queue) == 2
+    brazilian = Puzzle.objects.get(variant="brazilian")
+    assert (brazilian.goal, brazilian.horizon, brazilian.difficulty) == ("win", 4, 1800)
+    assert brazilian.solution[0] == "21x14"
+    with django_capture_on_commit_callbacks(execute=True):
+        again = run_command("load_puzzles", str(tmp_path))
+    assert "0 new (0 with their proof), 0 updated, 2 unchanged, 1 skipped" in again
+    assert len(queue) == 2 and Puzzle.objects.count() == 2
+
+
+def test_load_puzzles_updates_a_changed_horizon_and_proves_it_again(
+    db, tmp_path, queue, django_capture_on_commit_callbacks
+):
+    path = tmp_path / "sample.pdn"
+    path.write_text(SAMPLE_PDN)
+    run_command("load_puzzles", str(path))
+    path.write_text(SAMPLE_PDN.replace('[Horizon "4"]', '[Horizon "5"]'))
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("load_puzzles", str(path))
+    assert "0 new (0 with their proof), 1 updated, 1 unchanged" in out
+    puzzle = Puzzle.objects.get(variant="brazilian")
+    assert (puzzle.horizon, puzzle.revision) == (5, 2)
+    assert queue[-1] == (puzzle.pk, 2)
+
+
+def test_a_puzzle_exported_with_its_proof_loads_proven(
+    new, tmp_path, queue, django_capture_on_commit_callbacks
+):
+    proven = prove(new(**GAIN, title='The "classic" shot'))
+    text = engine.write_puzzles([proven.to_data()])
+    assert "[Proof " in text
+    Puzzle.objects.all().delete()
+    queue.clear()
+    path = tmp_path / "proven.pdn"
+    path.write_text(text)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("load_puzzles", str(path))
+    assert "1 new (1 with their proof)" in out
+    assert queue == []
+    loaded = Puzzle.objects.get()
+    assert (loaded.verdict, loaded.title, loaded.worker) == ("unique", 'The "classic" shot', "PDN")
+    assert loaded.proof == proven.proof
+
+
+def test_mine_puzzles_from_pdn_games_writes_pdn_and_saves(
+    db, tmp_path, queue, django_capture_on_commit_callbacks
+):
+    games = tmp_path / "games.pdn"
+    games.write_text(SAMPLE_PDN.split("\n\n[Event")[0])
+    out_file = tmp_path / "mined.pdn"
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command(
+            "mine_puzzles", "--variant", "czech", "--count", "3", "--from-pdn", str(games),
+            "--out", str(out_file), "--save",
+        )  # fmt: skip
+    assert "1 puzzles written to" in out
+    assert "saved: 1 new, 0 updated, 0 unchanged" in out
+    (mined,) = list(engine.read_puzzles(out_file.read_text()))
+    assert (mined.goal, mined.solution) == ("capture", ["28x19x12x3"])
+    assert len(queue) == 1
+
+
+@pytest.mark.slow
+def test_mine_puzzles_from_self_play_writes_proven_puzzles(db, tmp_path):
+    path = tmp_path / "mined.pdn"
+    out = run_command(
+        "mine_puzzles", "--variant", "brazilian", "--count", "2", "--seed", "5", "--out", str(path)
+    )
+    assert "\r[" + "#" * 30 + "] 2/2" in out
+    puzzles = list(engine.read_puzzles(path.read_text()))
+    assert len(puzzles) == 2
+    assert all(
+        p.variant == "brazilian" and p.engine_version == dama.ENGINE_VERSION for p in puzzles
+    )
+
+
+# -- the shipped corpus ---------------------------------------------------------------------------
+
+
+def corpus_sample(variant: str, k: int = 5) -> list[engine.PuzzleData]:
+    puzzles = []
+    for path in sorted(CORPUS.glob("*.pdn")):
+        for entry in engine.read_puzzles(path.read_text(encoding="utf-8")):
+            assert not isinstance(entry, ValidationError), f"{path}: {entry.messages}"
+            if entry.variant == variant:
+                puzzles.append(entry)
+    assert puzzles, f"no {variant} puzzles in {CORPUS}"
+    return random.Random(f"corpus-{variant}").sample(puzzles, min(k, len(puzzles)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
+def test_a_sample_of_the_shipped_corpus_is_proven_unique_again(db, queue, variant):
+    if not any(CORPUS.glob("*.pdn")):
+        pytest.skip(f"the puzzle corpus is not in {CORPUS} yet")
+    for data in corpus_sample(variant):
+        puzzle, status = Puzzle.objects.import_data(data)
+        assert status == "created"
+        outcome = verification.run(puzzle.pk, puzzle.revision, worker="test")
+        puzzle.refresh_from_db()
+        assert outcome == "unique", (data.fen, data.goal, puzzle.proof and puzzle.proof["reason"])
+        assert puzzle.proof["length"] == puzzle.horizon
+        assert puzzle.intended_first_move_accepted is not False, (data.fen, data.solution)
+
+
+def po_entries(path: Path) -> list[dict[str, str]]:
+    """msgid and msgstr texts of each entry of a .po file (a small reader for this check)."""
+    entries = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        entry: dict[str, str] = {}
+        key = None
+        for line in block.splitlines():
+            if line.startswith("#"):
+                continue
+            m = re.match(r'^(msgid|msgid_plural|msgstr(?:\[\d\])?) "(.*)"$', line)
+            if m:
+                key = m.group(1)
+                entry[key] = m.group(2)
+            elif key and line.startswith('"'):
+                entry[key] += line[1:-1]
+        if entry.get("msgid"):
+            entries.append(entry)
+    return entries
+
+
+def test_the_puzzles_catalogue_translates_every_string_into_czech_and_is_compiled():
+    locale = Path(settings.BASE_DIR) / "puzzles" / "locale"
+    entries = po_entries(locale / "cs" / "LC_MESSAGES" / "django.po")
+    assert len(entries) > 50
+    untranslated = [
+        e["msgid"] for e in entries if any(v == "" for k, v in e.items() if k.startswith("msgstr"))
+    ]
+    assert untranslated == []
+    for lang in ("cs", "en"):
+        folder = locale / lang / "LC_MESSAGES"
+        assert (folder / "django.mo").stat().st_mtime >= (folder / "django.po").stat().st_mtime
