@@ -41,8 +41,8 @@ def index(request: HttpRequest) -> HttpResponse:
 def course(request: HttpRequest, variant: str) -> HttpResponse:
     """A course map: lessons and steps, done / next / locked, stars, and where to resume."""
     the_course = _course(variant)
-    if variant in VARIANTS:
-        remember_variant(request, variant)
+    if variant in VARIANTS and request.session.get(VARIANT_SESSION_KEY) != variant:
+        remember_variant(request, variant)  # the Learn link then comes back here
     tracker = Tracker(request)
     cmap = course_map(the_course, tracker.records(the_course))
     others = [c for c in all_courses() if c.slug != the_course.slug]

@@ -561,3 +561,27 @@ def test_the_system_check_rejects_a_broken_course(settings, tmp_path):
     settings.DAMA_LESSONS_DIR = tmp_path
     ids = sorted(e.id for e in check_courses())
     assert ids == ["lessons.E001", "lessons.E002"]
+
+
+@pytest.mark.parametrize("cname", COURSE_FILES)
+def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(
+    client, all_open, cname
+):
+    """Each step's own answer is right on the site; each illegal example gets the engine's rule."""
+    for step in get_course(cname).steps:
+        ex = step.exercise
+        where = (cname, step.lesson.slug, step.slug)
+        for wrong in ex.wrong:
+            data = {"choice": wrong.move} if ex.kind == "choose_move" else {}
+            data.setdefault("answer", wrong.move or wrong.square)
+            response = check(client, where, **data)
+            assert response.status_code == 200, (step.slug, wrong)
+            text = feedback_of(response.content.decode())
+            if wrong.code:
+                assert "That move is not allowed." in text and "Rule:" in text, (step.slug, text)
+            else:
+                assert wrong.feedback.en.split(".")[0] in text, (step.slug, text)
+        answer = ", ".join(ex.answers) if ex.mode == "select" else ex.answers[0]
+        response = check(client, where, answer=answer)
+        assert response.status_code == 200, step.slug
+        assert "Right:" in feedback_of(response.content.decode()), step.slug
