@@ -1,0 +1,167 @@
+"""Real services for the puzzle-proof tests: a broker (Redis on its own database number, or the
+SQLite file of `make run`) and Celery worker processes on the test database that a test can
+start, SIGKILL and start again.
+
+Redis missing: the test is skipped with the reason, or fails when DAMA_REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import redis_problem, redis_url, service_unavailable
+from tests.web.test_worker import database_url_for_worker, worker_ready
+
+#: the Redis database these tests own (flushed before each test); DAMA_TEST_VERIFY_REDIS_URL overrides
+VERIFY_REDIS_DB = 13
+
+#: worker settings for these tests: a short visibility timeout, so that a proof whose worker was
+#: killed is delivered again within seconds, and time limits below it (as settings.py demands)
+FAST_REDELIVERY = {
+    "CELERY_VISIBILITY_TIMEOUT": "10",
+    "CELERY_TASK_SOFT_TIME_LIMIT": "6",
+    "DAMA_VERIFY_SOFT_TIME_LIMIT": "6",
+    "DAMA_PROOF_MAX_SECONDS": "5",
+    "DAMA_PROOF_SECONDS": "5",
+    "DAMA_VERIFY_STALL_SECONDS": "3",
+}
+
+
+def verify_redis_url() -> str:
+    explicit = os.environ.get("DAMA_TEST_VERIFY_REDIS_URL")
+    if explicit:
+        return explicit
+    parts = urlparse(redis_url())
+    return urlunparse(parts._replace(path=f"/{VERIFY_REDIS_DB}"))
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at ``url`` (Celery caches pools per URL: drop them)."""
+    from dama_learn.celery import app
+
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = (
+        {"visibility_timeout": int(FAST_REDELIVERY["CELERY_VISIBILITY_TIMEOUT"])}
+        if url.startswith("redis")
+        else {}
+    )
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def redis_broker(settings):
+    url = verify_redis_url()
+    problem = redis_problem(url)
+    if problem:
+        service_unavailable(f"Redis is not reachable at {url}: {problem}")
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    from dama_learn.celery import app
+
+    previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
+    settings.CELERY_BROKER_URL = url
+    settings.DAMA_PROOF_SECONDS = int(FAST_REDELIVERY["DAMA_PROOF_SECONDS"])
+    use_broker(url)
+    yield url
+    app.conf.broker_url, app.conf.broker_transport_options = previous
+    app._pool = None
+    app.amqp._producer_pool = None
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture
+def sqlite_broker(settings, tmp_path):
+    url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
+    from dama_learn.celery import app
+
+    previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
+    settings.CELERY_BROKER_URL = url
+    use_broker(url)
+    yield url
+    app.conf.broker_url, app.conf.broker_transport_options = previous
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+class Worker:
+    """`celery -A dama_learn worker -Q verify` in its own process group."""
+
+    def __init__(self, broker: str, log: Path, env: dict[str, str]) -> None:
+        self.hostname = f"verify-{uuid.uuid4().hex[:8]}@localhost"
+        self.broker = broker
+        self.log_path = log
+        self._log = open(log, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "verify",
+             "-n", self.hostname, "--concurrency", "1", "--loglevel", "INFO",
+             "--without-mingle", "--without-gossip"],
+            cwd=settings.BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: SIGKILL reaches the pool child too
+        )  # fmt: skip
+
+    def wait_ready(self, seconds: float = 60) -> None:
+        from dama_learn.celery import app
+
+        deadline = time.monotonic() + seconds
+        while not worker_ready(app, self.broker, self.hostname):
+            if self.proc.poll() is not None:
+                pytest.fail(f"the worker exited with {self.proc.returncode}:\n{self.log()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the worker was not ready within {seconds} s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool processes: no goodbye, no acknowledgement."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self._log.close()
+
+
+@pytest.fixture
+def start_worker(transactional_db, tmp_path):
+    """``start_worker(broker_url)`` starts a verify worker on the test database and waits until
+    it answers; every worker is stopped after the test."""
+    started: list[Worker] = []
+
+    def start(broker: str) -> Worker:
+        env = {
+            **os.environ,
+            **FAST_REDELIVERY,
+            "DJANGO_SETTINGS_MODULE": "dama_learn.settings",
+            "DATABASE_URL": database_url_for_worker(),
+            "CELERY_BROKER_URL": broker,
+            "PYTHONUNBUFFERED": "1",
+        }
+        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log", env)
+        started.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
