@@ -186,6 +186,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file (not memory) so that a Celery worker started by a test sees the test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+elif os.environ.get("DAMA_TEST_DB_NAME"):
+    # the test run's own database on a shared server (tests/postgres_run.py names it per run)
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["DAMA_TEST_DB_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache ----------------------------------------------------------------------------------------

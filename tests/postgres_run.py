@@ -43,7 +43,12 @@ def main() -> int:
         print("Set DAMA_TEST_POSTGRES_URL to a PostgreSQL server to run them.")
         return 0
     print(f"Web tests on PostgreSQL ({url}):", flush=True)
-    env = {**os.environ, "DATABASE_URL": url}
+    # a database name of this run's own, so that runs sharing one server do not collide
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DAMA_TEST_DB_NAME": os.environ.get("DAMA_TEST_DB_NAME", f"test_dama_{os.getpid()}"),
+    }
     return subprocess.call(
         [sys.executable, "-m", "pytest", "tests/web", *sys.argv[1:]], cwd=ROOT, env=env
     )
