@@ -1,24 +1,323 @@
 """The classroom app's one seam to the rules engine ``dama``.
 
-Only this module imports ``dama`` in ``classroom``; it turns engine errors into ``ValidationError``
-(the board editor and PDN import of teachers' puzzle sets build on it).
+Only this module imports ``dama`` in ``classroom``. It turns engine errors into
+``ValidationError`` and engine objects into plain data for the board editor (placing pieces,
+the side to move, FEN), the solution board (playing a line), the engine's quick search for a
+solution, worksheet diagrams with square numbers, and PDN import/export of puzzle sets.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
 from django.core.exceptions import ValidationError
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 import dama
-from core.variants import get_variant
+import dama.pdn
+import dama.solve
+import dama.svg
+from core import engine as core_engine
+from core.variants import VARIANTS, get_variant
+
+#: what a click in the board editor puts on a square: white/black man/king, or nothing
+PIECES = {
+    "w": dama.Piece(dama.WHITE, False),
+    "W": dama.Piece(dama.WHITE, True),
+    "b": dama.Piece(dama.BLACK, False),
+    "B": dama.Piece(dama.BLACK, True),
+    "": None,
+}
+#: the largest PDN file a teacher may import, in bytes, and the most entries read from one
+MAX_IMPORT_BYTES = 512 * 1024
+MAX_IMPORT_ENTRIES = 200
+#: limits of the quick search the editor runs in the request when a teacher asks for the solution
+QUICK_SOLVE_SECONDS = 3.0
+QUICK_SOLVE_NODES = 300_000
+
+
+def _board(fen: str, variant: str) -> dama.Board:
+    if variant not in VARIANTS:
+        raise ValidationError(_("Unknown variant."), code="variant")
+    if not isinstance(fen, str) or not fen.strip() or len(fen) > 400:
+        raise ValidationError(_("The position is missing or too long."), code="fen")
+    try:
+        return dama.Board.from_fen(fen.strip(), variant)
+    except ValueError as exc:
+        raise ValidationError(
+            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
+        ) from None
 
 
 def normalise_fen(fen: str, variant: str) -> str:
     """The engine's spelling of a position a teacher entered; ``ValidationError`` when invalid."""
     get_variant(variant)
+    return _board(fen, variant).fen()
+
+
+def start_fen(variant: str) -> str:
+    get_variant(variant)
+    return dama.Board(variant).fen()
+
+
+def empty_fen(variant: str, white_to_move: bool = True) -> str:
+    get_variant(variant)
+    return "W:W:B" if white_to_move else "B:W:B"
+
+
+def white_to_move(fen: str) -> bool:
+    return fen.strip()[:1].upper() != "B"
+
+
+def with_turn(fen: str, variant: str, white: bool) -> str:
+    board = _board(fen, variant)
+    board.turn = dama.WHITE if white else dama.BLACK
+    return board.fen()
+
+
+def toggle_piece(fen: str, variant: str, square: int, piece: str) -> str:
+    """``fen`` with ``piece`` (``w``, ``W``, ``b``, ``B``, or ``""`` to empty) put on ``square``;
+    clicking a square that already holds that piece empties it."""
+    if piece not in PIECES:
+        raise ValidationError(_("Choose a piece to place."), code="piece")
+    board = _board(fen, variant)
     try:
-        return dama.Board.from_fen(fen.strip(), variant).fen()
+        current = board.piece_at(square)
+    except (ValueError, TypeError):
+        raise ValidationError(_("That square is not on the board."), code="square") from None
+    new = PIECES[piece]
+    board.set_piece_at(square, None if current == new else new)
+    return board.fen()
+
+
+@dataclass
+class EditorBoard:
+    """The board editor's view of a position: the diagram and what the controls show."""
+
+    variant: str
+    fen: str
+    svg: SafeString
+    white_to_move: bool
+    counts: dict[str, int]
+    squares: int
+
+
+def editor_board(fen: str, variant: str) -> EditorBoard:
+    board = _board(fen, variant)
+    svg = dama.svg.board_svg(board, labels="numbers", lang=core_engine.svg_lang())
+    white_men, white_kings = board.count(dama.WHITE)
+    black_men, black_kings = board.count(dama.BLACK)
+    return EditorBoard(
+        variant=variant,
+        fen=board.fen(),
+        svg=mark_safe(svg),  # engine-made SVG
+        white_to_move=board.turn == dama.WHITE,
+        counts={"w": white_men, "W": white_kings, "b": black_men, "B": black_kings},
+        squares=board.geo.squares,
+    )
+
+
+# -- playing a line (the solution) on the board -----------------------------------------------------
+
+
+def _text(board: dama.Board, move: dama.Move) -> str:
+    """The move's short notation, or its full route when the short one is ambiguous."""
+    text = board.move_text(move)
+    try:
+        if board.parse_move(text) == move:
+            return text
+    except ValueError:
+        pass
+    return board.route_text(move)
+
+
+def replay(variant: str, fen: str, moves: Iterable[str]) -> tuple[dama.Board, list[str]]:
+    """The board after ``moves`` and the moves in the variant's notation; ``ValidationError``
+    naming the first illegal move."""
+    board = _board(fen, variant)
+    texts = []
+    for n, text in enumerate(moves, 1):
+        try:
+            move = board.parse_move(text)
+        except ValueError as exc:
+            raise ValidationError(
+                _("Move %(n)s (%(move)s) is not legal: %(reason)s")
+                % {"n": n, "move": text, "reason": exc},
+                code="line",
+            ) from None
+        texts.append(_text(board, move))
+        board.push(move)
+    return board, texts
+
+
+def line_view(variant: str, fen: str, moves: list[str]) -> core_engine.BoardView:
+    """The board component's view after ``moves`` from ``fen`` (legal moves for clicking)."""
+    board, texts = replay(variant, fen, moves)
+    last = board.peek()
+    return core_engine.board_view(board, last_move=last, notation=texts[-1] if texts else "")
+
+
+def play_on_line(
+    variant: str, fen: str, moves: list[str], *, route: str = "", text: str = ""
+) -> list[str]:
+    """``moves`` and then the move entered (clicked ``route`` or typed ``text``), in notation."""
+    board, texts = replay(variant, fen, moves)
+    if board.outcome() is not None:
+        raise ValidationError(_("The game is over in this position."), code="over")
+    move = core_engine.find_move(board, route=route, text=text)
+    return [*texts, _text(board, move)]
+
+
+def quick_solve(variant: str, fen: str, goal: str, horizon: int | None) -> dict[str, Any]:
+    """The engine's search for a solution within a few seconds, in the request: the verdict as
+    plain data (``kind``, ``solution``, ``alternatives``, ``refutation``, ``reason``)."""
+    board = _board(fen, variant)
+    try:
+        g = dama.solve.parse_goal(goal)
+        limits = dama.solve.Limits.from_dict(
+            {"moves": horizon, "seconds": QUICK_SOLVE_SECONDS, "nodes": QUICK_SOLVE_NODES}
+        )
     except ValueError as exc:
+        raise ValidationError(str(exc), code="goal") from None
+    verdict = dama.solve.solve(board, g, limits)
+    data = verdict.to_dict()
+    return {k: data[k] for k in ("kind", "solution", "alternatives", "refutation", "reason")}
+
+
+# -- diagrams ---------------------------------------------------------------------------------------
+
+
+def diagram(
+    variant: str,
+    fen: str,
+    *,
+    numbers: bool = False,
+    moves: Iterable[str] = (),
+    arrows: Iterable[str] = (),
+) -> SafeString:
+    """A diagram of ``fen`` after ``moves`` (the last one marked), with arrows for ``arrows``;
+    ``numbers`` writes every dark square's number (worksheets)."""
+    board, _texts = replay(variant, fen, list(moves))
+    drawn = []
+    for text in arrows:
+        try:
+            drawn.append(board.parse_move(text))
+        except ValueError:
+            continue
+    svg = dama.svg.board_svg(
+        board,
+        labels="numbers" if numbers else "auto",
+        arrows=drawn,
+        last_move=board.peek(),
+        lang=core_engine.svg_lang(),
+    )
+    return mark_safe(svg)  # engine-made SVG
+
+
+def describe_goal(goal: str, white: bool) -> str:
+    """``White to play and win`` and the like, for students and worksheets."""
+    try:
+        g = dama.solve.parse_goal(goal)
+    except ValueError:
+        return goal
+    if g.kind == "capture":
+        return (
+            _("White: find the forced capture.") if white else _("Black: find the forced capture.")
+        )
+    if g.kind == "gain":
+        n = g.n
+        if white:
+            return _("White to play and win material (%(n)s or more).") % {"n": n}
+        return _("Black to play and win material (%(n)s or more).") % {"n": n}
+    return _("White to play and win.") if white else _("Black to play and win.")
+
+
+# -- PDN --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportedEntry:
+    """One PDN entry read as a puzzle draft, or the reason it could not be (``error``)."""
+
+    index: int
+    line: int
+    variant: str = ""
+    fen: str = ""
+    goal: str = ""
+    horizon: int | None = None
+    solution: list[str] = field(default_factory=list)
+    title: str = ""
+    error: str = ""
+
+
+def read_pdn(
+    data: bytes | str, variant: str, goal: str, horizon: int | None
+) -> list[ImportedEntry]:
+    """Each entry of a PDN file as a puzzle draft: the position of its FEN tag (or, for a game
+    from the start position, the position after its moves), its moves as the intended solution,
+    its ``Goal``/``Horizon`` tags or the given defaults. Broken entries come back with ``error``
+    and their line; ``ValidationError`` when the file is too large or has too many entries."""
+    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+    if size > MAX_IMPORT_BYTES:
         raise ValidationError(
-            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
-        ) from None
+            _("The file is %(size)s KB; at most %(max)s KB can be imported at once.")
+            % {"size": size // 1024, "max": MAX_IMPORT_BYTES // 1024},
+            code="too_big",
+        )
+    try:
+        items = dama.pdn.read_games(data, default_variant=variant)
+        entries = []
+        for item in items:
+            if len(entries) >= MAX_IMPORT_ENTRIES:
+                raise ValidationError(
+                    _("The file has more than %(max)s entries; split it into smaller files.")
+                    % {"max": MAX_IMPORT_ENTRIES},
+                    code="too_many",
+                )
+            entries.append(_entry(item, goal, horizon))
+    except dama.InvalidPdnError as exc:
+        raise ValidationError(str(exc), code="pdn") from None
+    return entries
+
+
+def _entry(item: Any, goal: str, horizon: int | None) -> ImportedEntry:
+    if isinstance(item, dama.pdn.GameError):
+        return ImportedEntry(index=item.index, line=item.line, error=item.message)
+    game = item
+    entry = ImportedEntry(index=game.index, line=game.line, variant=game.variant.name)
+    try:
+        if game.fen is None:  # a whole game: the position it ended in
+            entry.fen = game.end_board().fen()
+        else:
+            entry.fen = game.board().fen()
+            entry.solution = [node.move_text for node in game.moves]
+    except ValueError as exc:
+        entry.error = str(exc)
+        return entry
+    entry.goal = game.tags.get("Goal", "").strip() or goal
+    tag = game.tags.get("Horizon", "").strip()
+    entry.horizon = int(tag) if tag.isdigit() else horizon
+    entry.title = (game.tags.get("Title") or game.tags.get("Event") or "").strip()[:200]
+    if entry.title == "?":
+        entry.title = ""
+    return entry
+
+
+def set_pdn(puzzles: Iterable[Any], title: str) -> str:
+    """A set as PDN: one entry per puzzle (position, goal, solution, the proof of unique ones)."""
+    from puzzles import engine as puzzle_engine
+
+    data = []
+    for n, puzzle in enumerate(puzzles, 1):
+        d = puzzle.to_data()
+        d.title = d.title or f"{title} #{n}"
+        data.append(d)
+    return puzzle_engine.write_puzzles(data)
+
+
+def proof_json(proof: dict[str, Any] | None) -> str:
+    return json.dumps(proof or {}, separators=(",", ":"))

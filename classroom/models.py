@@ -1,2 +1,357 @@
-# The models of this app arrive with its feature; the foundation gives it accounts, roles,
-# core.Job for background work and core.progress for the session-to-account hand-over.
+"""Classes, their teachers and students, teachers' puzzle sets, and assignments of sets to classes.
+
+Access rules live here, on the models and their querysets, so that every view asks the same
+questions: ``Classroom.objects.taught_by(user)``, ``classroom.is_teacher(user)``,
+``PuzzleSet.objects.visible_to(user)``, ``puzzle_set.can_edit(user)``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Max, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from core.variants import DEFAULT_VARIANT, VARIANT_CHOICES
+from puzzles.models import Puzzle, Verdict
+
+#: join codes avoid letters and digits that look alike (0/O, 1/I/L)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+#: generated passwords for children's accounts: easy to copy from a card, hard to guess
+PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+PASSWORD_LENGTH = 10
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_password() -> str:
+    """A password for a child's card: ``abcd-efgh-23`` style, 10 random characters."""
+    raw = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
+    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+
+
+def normalise_code(code: str) -> str:
+    return "".join(ch for ch in (code or "").upper() if ch.isalnum())
+
+
+class ClassroomQuerySet(models.QuerySet["Classroom"]):
+    def taught_by(self, user) -> ClassroomQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(teachers=user)
+
+    def attended_by(self, user) -> ClassroomQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+
+class Classroom(models.Model):
+    """A class of a club or school: its teachers (several) and students."""
+
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    variant = models.CharField(
+        _("variant"), max_length=20, choices=VARIANT_CHOICES, default=DEFAULT_VARIANT
+    )
+    join_code = models.CharField(_("join code"), max_length=16, unique=True, default=new_join_code)
+    joining_open = models.BooleanField(
+        _("joining open"), default=True, help_text=_("Students may join with the code.")
+    )
+    teachers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="taught_classes", verbose_name=_("teachers")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+
+    objects = ClassroomQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("class")
+        verbose_name_plural = _("classes")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("classroom:class_detail", args=[self.pk])
+
+    def join_url(self) -> str:
+        return reverse("classroom:join", args=[self.join_code])
+
+    def is_teacher(self, user) -> bool:
+        return user.is_authenticated and self.teachers.filter(pk=user.pk).exists()
+
+    def is_student(self, user) -> bool:
+        return user.is_authenticated and self.memberships.filter(user=user).exists()
+
+    def students(self):
+        from django.contrib.auth import get_user_model
+
+        return (
+            get_user_model()
+            .objects.filter(class_memberships__classroom=self)
+            .order_by("first_name", "username")
+        )
+
+    def new_code(self) -> str:
+        """A fresh join code (the old one stops working)."""
+        for _attempt in range(20):
+            code = new_join_code()
+            if not Classroom.objects.filter(join_code=code).exists():
+                self.join_code = code
+                self.save(update_fields=["join_code"])
+                return code
+        raise RuntimeError("no free join code")  # pragma: no cover - 31**8 codes
+
+    def add_student(self, user, *, managed: bool = False) -> Membership:
+        membership, _created = Membership.objects.get_or_create(
+            classroom=self, user=user, defaults={"managed": managed}
+        )
+        return membership
+
+    def create_student_accounts(self, names: list[str], teacher) -> list[tuple[Any, str]]:
+        """Accounts for children without e-mail: a username from each name and a generated
+        password. Returns (user, password) pairs; the passwords are shown once, on login cards."""
+        from django.contrib.auth import get_user_model
+
+        from accounts.models import profile_of
+
+        User = get_user_model()
+        made = []
+        with transaction.atomic():
+            for name in names:
+                username = free_username(name)
+                password = new_password()
+                user = User.objects.create_user(username, "", password, first_name=name[:150])
+                profile = profile_of(user)
+                profile.preferred_variant = self.variant
+                profile.save(update_fields=["preferred_variant"])
+                self.add_student(user, managed=True)
+                made.append((user, password))
+        return made
+
+    def reset_password(self, student) -> str:
+        """A new generated password for a student account this class manages."""
+        membership = self.memberships.get(user=student, managed=True)
+        password = new_password()
+        membership.user.set_password(password)
+        membership.user.save(update_fields=["password"])
+        return password
+
+
+def free_username(name: str) -> str:
+    """``anna-novakova-4821``: the name as ASCII plus digits, not taken yet."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    base = slugify(name)[:20].strip("-") or "student"
+    for _attempt in range(50):
+        candidate = f"{base}-{secrets.randbelow(9000) + 1000}"
+        if not User.objects.filter(username__iexact=candidate).exists():
+            return candidate
+    raise RuntimeError("no free username")  # pragma: no cover
+
+
+class Membership(models.Model):
+    """A student in a class. ``managed``: the account was made by the class's teachers, who may
+    reset its password."""
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("class")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="class_memberships",
+        verbose_name=_("student"),
+    )
+    managed = models.BooleanField(_("account made by the teacher"), default=False)
+    joined = models.DateTimeField(_("joined"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["classroom", "user__first_name", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "user"], name="classroom_one_membership")
+        ]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.classroom}"
+
+
+class PuzzleSetQuerySet(models.QuerySet["PuzzleSet"]):
+    def visible_to(self, user) -> PuzzleSetQuerySet:
+        """Sets a teacher may look at: their own, and those assigned to a class they teach."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(owner=user) | Q(assignments__classroom__teachers=user)).distinct()
+
+
+class PuzzleSet(models.Model):
+    """A teacher's ordered set of puzzles, of one variant."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="puzzle_sets",
+        verbose_name=_("owner"),
+    )
+    title = models.CharField(_("title"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    variant = models.CharField(
+        _("variant"), max_length=20, choices=VARIANT_CHOICES, default=DEFAULT_VARIANT
+    )
+    puzzles = models.ManyToManyField(
+        Puzzle, through="SetItem", related_name="puzzle_sets", verbose_name=_("puzzles")
+    )
+    created = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = PuzzleSetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated", "pk"]
+        verbose_name = _("puzzle set")
+        verbose_name_plural = _("puzzle sets")
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("classroom:set_detail", args=[self.pk])
+
+    def can_edit(self, user) -> bool:
+        return user.is_authenticated and self.owner_id == user.pk
+
+    def can_view(self, user) -> bool:
+        """The owner, and the teachers of a class the set is assigned to."""
+        return self.can_edit(user) or (
+            user.is_authenticated and self.assignments.filter(classroom__teachers=user).exists()
+        )
+
+    def items(self) -> models.QuerySet[SetItem]:
+        return self.setitem_set.select_related("puzzle").order_by("position", "pk")
+
+    def ordered_puzzles(self) -> list[Puzzle]:
+        return [item.puzzle for item in self.items()]
+
+    def add(self, puzzle: Puzzle) -> tuple[SetItem, bool]:
+        """Put ``puzzle`` at the end of the set (nothing changes when it is already there)."""
+        item = self.setitem_set.filter(puzzle=puzzle).first()
+        if item is not None:
+            return item, False
+        last = self.setitem_set.aggregate(m=Max("position"))["m"]
+        item = SetItem.objects.create(
+            puzzle_set=self, puzzle=puzzle, position=0 if last is None else last + 1
+        )
+        self.save(update_fields=["updated"])
+        return item, True
+
+    def move(self, item: SetItem, offset: int) -> None:
+        """Move ``item`` ``offset`` places (-1 up, +1 down); the order is renumbered 0..n-1."""
+        items = list(self.items())
+        index = next(i for i, it in enumerate(items) if it.pk == item.pk)
+        target = max(0, min(len(items) - 1, index + offset))
+        items.insert(target, items.pop(index))
+        self.reorder([it.pk for it in items])
+
+    def reorder(self, item_ids: list[int]) -> None:
+        """Set the order to ``item_ids`` (items left out keep their order, after those)."""
+        items = {it.pk: it for it in self.items()}
+        order = [pk for pk in item_ids if pk in items]
+        order += [pk for pk in items if pk not in order]
+        with transaction.atomic():
+            for position, pk in enumerate(order):
+                if items[pk].position != position:
+                    SetItem.objects.filter(pk=pk).update(position=position)
+        self.save(update_fields=["updated"])
+
+    def not_assignable(self) -> list[Puzzle]:
+        """The puzzles that stop the set from being assigned: every one that is not proven unique."""
+        return [p for p in self.ordered_puzzles() if p.verdict != Verdict.UNIQUE]
+
+    def is_assignable(self) -> bool:
+        return self.setitem_set.exists() and not self.not_assignable()
+
+
+class SetItem(models.Model):
+    puzzle_set = models.ForeignKey(PuzzleSet, on_delete=models.CASCADE, verbose_name=_("set"))
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, verbose_name=_("puzzle"))
+    position = models.PositiveIntegerField(_("position"), default=0)
+
+    class Meta:
+        ordering = ["puzzle_set", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle_set", "puzzle"], name="classroom_set_item_once")
+        ]
+        verbose_name = _("puzzle in a set")
+        verbose_name_plural = _("puzzles in sets")
+
+    def __str__(self) -> str:
+        return f"{self.puzzle_set} #{self.position + 1}: {self.puzzle}"
+
+    @property
+    def number(self) -> int:
+        return self.position + 1
+
+
+class Assignment(models.Model):
+    """A set given to a class, with an optional due date."""
+
+    puzzle_set = models.ForeignKey(
+        PuzzleSet, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("set")
+    )
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("class")
+    )
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("assigned by"),
+    )
+    due = models.DateField(_("due date"), null=True, blank=True)
+    created = models.DateTimeField(_("assigned"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["classroom", "-created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["puzzle_set", "classroom"], name="classroom_assign_set_once"
+            )
+        ]
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
+
+    def __str__(self) -> str:
+        return f"{self.puzzle_set} → {self.classroom}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("classroom:assignment", args=[self.classroom_id, self.pk])
+
+    @property
+    def is_overdue(self) -> bool:
+        return self.due is not None and self.due < timezone.localdate()
+
+    def student_puzzles(self) -> list[Puzzle]:
+        """What students get: the set's puzzles in order, only those proven unique."""
+        return [p for p in self.puzzle_set.ordered_puzzles() if p.verdict == Verdict.UNIQUE]

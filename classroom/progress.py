@@ -1,0 +1,214 @@
+"""What students did: attempts at the puzzles of assigned sets (``puzzles.Attempt`` rows with the
+set's id), lesson progress (``lessons.StepProgress``) and ratings.
+
+The trainer (``puzzles``) writes the attempts; this module only reads them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.apps import apps
+
+from .models import Assignment, Classroom
+
+SOLVED, FAILED, TRIED, NOT_TRIED = "solved", "failed", "tried", "not_tried"
+
+
+def attempt_model():
+    """``puzzles.Attempt`` (the trainer's log of attempts), or None before the trainer exists."""
+    try:
+        return apps.get_model("puzzles", "Attempt")
+    except LookupError:
+        return None
+
+
+@dataclass
+class Cell:
+    status: str = NOT_TRIED
+    attempts: int = 0
+    seconds: int = 0
+    hints: int = 0
+
+    @property
+    def minutes(self) -> str:
+        m, s = divmod(int(self.seconds), 60)
+        return f"{m}:{s:02d}"
+
+
+@dataclass
+class Column:
+    assignment: Assignment
+    puzzle: Any
+    number: int
+
+
+@dataclass
+class Row:
+    student: Any
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def solved(self) -> int:
+        return sum(1 for c in self.cells if c.status == SOLVED)
+
+
+def _summarise(attempts) -> Cell:
+    cell = Cell(attempts=len(attempts))
+    if not attempts:
+        return cell
+    cell.hints = sum(a.hints or 0 for a in attempts)
+    solved = [a for a in attempts if a.solved]
+    if solved:
+        cell.status = SOLVED
+        cell.seconds = int(solved[0].seconds or 0)
+    elif any(a.failed for a in attempts):
+        cell.status = FAILED
+        cell.seconds = int(sum(a.seconds or 0 for a in attempts))
+    else:
+        cell.status = TRIED
+        cell.seconds = int(sum(a.seconds or 0 for a in attempts))
+    return cell
+
+
+def attempts_by_key(users, set_ids, puzzle_ids) -> dict[tuple[int, int, int], list[Any]]:
+    """(user id, set id, puzzle id) -> attempts, oldest first."""
+    Attempt = attempt_model()
+    out: dict[tuple[int, int, int], list[Any]] = {}
+    if Attempt is None or not set_ids:
+        return out
+    rows = Attempt.objects.filter(
+        user__in=users, set_id__in=set_ids, puzzle_id__in=puzzle_ids
+    ).order_by("started_at", "pk")
+    for a in rows:
+        out.setdefault((a.user_id, a.set_id, a.puzzle_id), []).append(a)
+    return out
+
+
+def class_table(classroom: Classroom) -> tuple[list[Column], list[Row]]:
+    """Students x puzzles of every set assigned to the class."""
+    columns: list[Column] = []
+    for assignment in classroom.assignments.select_related("puzzle_set").order_by("created", "pk"):
+        for n, puzzle in enumerate(assignment.student_puzzles(), 1):
+            columns.append(Column(assignment, puzzle, n))
+    students = list(classroom.students())
+    found = attempts_by_key(
+        students,
+        {c.assignment.puzzle_set_id for c in columns},
+        {c.puzzle.pk for c in columns},
+    )
+    rows = []
+    for student in students:
+        row = Row(student)
+        for c in columns:
+            row.cells.append(
+                _summarise(found.get((student.pk, c.assignment.puzzle_set_id, c.puzzle.pk), []))
+            )
+        rows.append(row)
+    return columns, rows
+
+
+def student_cells(assignment: Assignment, user) -> list[tuple[Any, Cell]]:
+    """One student's puzzles of an assignment with how they did."""
+    puzzles = assignment.student_puzzles()
+    found = attempts_by_key([user], {assignment.puzzle_set_id}, {p.pk for p in puzzles})
+    return [
+        (p, _summarise(found.get((user.pk, assignment.puzzle_set_id, p.pk), []))) for p in puzzles
+    ]
+
+
+def table_csv(classroom: Classroom) -> str:
+    columns, rows = class_table(classroom)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["student", "username", "set", "number", "puzzle", "status", "attempts", "seconds", "hints"]
+    )
+    for row in rows:
+        name = row.student.get_full_name() or row.student.username
+        for column, cell in zip(columns, row.cells, strict=True):
+            writer.writerow(
+                [
+                    name,
+                    row.student.username,
+                    column.assignment.puzzle_set.title,
+                    column.number,
+                    column.puzzle.pk,
+                    cell.status,
+                    cell.attempts,
+                    cell.seconds,
+                    cell.hints,
+                ]
+            )
+    return out.getvalue()
+
+
+@dataclass
+class CourseProgress:
+    course: Any
+    done: int
+    total: int
+    stars: int
+    hints: int
+    answers_shown: int
+
+
+def lesson_progress(user) -> list[CourseProgress]:
+    """Per course: steps done out of all, stars, hints, answers shown."""
+    from lessons.course import all_courses
+    from lessons.models import StepProgress
+
+    rows = list(StepProgress.objects.filter(user=user))
+    out = []
+    for course in all_courses():
+        mine = [r for r in rows if r.course == course.slug]
+        done = [r for r in mine if r.completed_at is not None or r.stars > 0]
+        out.append(
+            CourseProgress(
+                course=course,
+                done=len(done),
+                total=len(course.steps),
+                stars=sum(r.stars for r in done),
+                hints=sum(r.hints_used for r in mine),
+                answers_shown=sum(1 for r in mine if r.answer_shown),
+            )
+        )
+    return out
+
+
+def ratings(user) -> list[dict[str, Any]]:
+    """The student's puzzle ratings per variant, when the trainer keeps them."""
+    for name in ("Rating", "PlayerRating", "UserRating"):
+        try:
+            model = apps.get_model("puzzles", name)
+        except LookupError:
+            continue
+        fields = {f.name for f in model._meta.get_fields()}
+        if "user" not in fields:
+            continue
+        out = []
+        for r in model.objects.filter(user=user):
+            out.append(
+                {
+                    "variant": getattr(r, "variant", ""),
+                    "rating": round(getattr(r, "rating", 0) or 0),
+                    "deviation": round(getattr(r, "deviation", getattr(r, "rd", 0)) or 0),
+                }
+            )
+        return out
+    return []
+
+
+def attempt_log(user, set_ids) -> list[Any]:
+    """Every attempt of the student at puzzles of the given sets, newest first."""
+    Attempt = attempt_model()
+    if Attempt is None or not set_ids:
+        return []
+    return list(
+        Attempt.objects.filter(user=user, set_id__in=set_ids)
+        .select_related("puzzle")
+        .order_by("-started_at", "-pk")[:200]
+    )

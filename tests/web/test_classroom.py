@@ -1,0 +1,694 @@
+"""Teachers' classes, puzzle sets, the board editor, PDN import, proofs, assignments, progress,
+worksheets and PDN export; the permission matrix over every classroom address is in
+test_classroom_permissions.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from classroom import engine
+from classroom.models import Assignment, Classroom, Membership, PuzzleSet
+from lessons.models import StepProgress
+from puzzles import verification
+from puzzles.models import Puzzle, Verdict
+from tests.conftest import PASSWORD, _make_user
+
+CAPTURE = {"variant": "czech", "fen": "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24", "goal": "capture"}
+COOKED = {"variant": "czech", "fen": "W:W22,24:B18,19", "goal": "capture"}
+GAIN = {
+    "variant": "czech",
+    "fen": "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15",
+    "goal": "gain:1",
+    "horizon": 2,
+}
+
+
+# -- fixtures: the roles (teacher, co-teacher, student of the class, student of another class) and
+# -- what they work on; test_classroom_permissions.py imports them
+
+
+@pytest.fixture
+def queue(monkeypatch):
+    """The verify queue, as a list of (puzzle id, revision) sent to it."""
+    from puzzles.tasks import verify_puzzle
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: sent.append((pk, rev)))
+    return sent
+
+
+def proven(fields: dict, **extra) -> Puzzle:
+    """A puzzle saved and proven in this process."""
+    puzzle = Puzzle(**fields, **extra)
+    puzzle.full_clean(validate_constraints=False)
+    puzzle.save()
+    verification.run(puzzle.pk, puzzle.revision)
+    puzzle.refresh_from_db()
+    return puzzle
+
+
+@pytest.fixture
+def co_teacher(db, django_user_model):
+    """A teacher who teaches the class with the teacher, but owns none of the sets."""
+    return _make_user(django_user_model, "ctibor", teacher=True)
+
+
+@pytest.fixture
+def other_teacher(db, django_user_model):
+    """A teacher with a class of their own and nothing to do with the teacher's."""
+    return _make_user(django_user_model, "oskar", teacher=True)
+
+
+@pytest.fixture
+def classroom(teacher, co_teacher, student):
+    """The teacher's class: the co-teacher teaches it too, the student attends it."""
+    classroom = Classroom.objects.create(name="Draughts club", variant="czech", created_by=teacher)
+    classroom.teachers.add(teacher, co_teacher)
+    classroom.add_student(student)
+    return classroom
+
+
+@pytest.fixture
+def other_class(other_teacher, outsider):
+    """Another teacher's class; the outsider is its student (a student of another class)."""
+    classroom = Classroom.objects.create(name="Chess corner", variant="czech")
+    classroom.teachers.add(other_teacher)
+    classroom.add_student(outsider)
+    return classroom
+
+
+@pytest.fixture
+def child(classroom, teacher):
+    """A child whose account the class made (no e-mail; the teachers reset the password)."""
+    user, _password = classroom.create_student_accounts(["Eva Malá"], teacher)[0]
+    return user
+
+
+@pytest.fixture
+def puzzle_set(teacher, queue):
+    """The teacher's set with one proven-unique puzzle."""
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Forced captures", variant="czech")
+    puzzle_set.add(proven(CAPTURE, author=teacher))
+    return puzzle_set
+
+
+@pytest.fixture
+def assignment(puzzle_set, classroom, teacher):
+    return Assignment.objects.create(
+        puzzle_set=puzzle_set, classroom=classroom, assigned_by=teacher
+    )
+
+
+# -- classes ----------------------------------------------------------------------------------------
+
+
+def test_teacher_creates_a_class_with_a_join_code_and_a_qr_code_of_the_join_link(client, teacher):
+    client.force_login(teacher)
+    response = client.post(
+        "/teach/classes/new/",
+        {"name": "Tuesday club", "description": "", "variant": "czech", "joining_open": "on"},
+    )
+    classroom = Classroom.objects.get(name="Tuesday club")
+    assert response.status_code == 302 and response.url == f"/teach/classes/{classroom.pk}/"
+    assert classroom.is_teacher(teacher) and len(classroom.join_code) == 8
+    page = client.get(response.url).content.decode()
+    assert classroom.join_code in page
+    assert f"http://testserver/teach/join/{classroom.join_code}/" in page
+    assert "<svg" in page.split('class="qr"')[1][:300]
+
+
+def test_a_new_class_without_a_name_is_refused(client, teacher):
+    client.force_login(teacher)
+    response = client.post("/teach/classes/new/", {"name": "", "variant": "czech"})
+    assert response.status_code == 400
+    assert not Classroom.objects.exists()
+
+
+def test_student_joins_with_the_code_and_sees_only_their_own_classes(
+    client, student, classroom, other_class
+):
+    Membership.objects.filter(user=student).delete()
+    client.force_login(student)
+    response = client.post("/teach/join/", {"code": classroom.join_code.lower()})
+    assert response.status_code == 302 and response.url == f"/teach/join/{classroom.join_code}/"
+    assert "Join the class" in client.get(response.url).content.decode()
+    response = client.post(response.url)
+    assert response.status_code == 302 and classroom.is_student(student)
+    page = client.get("/teach/my/").content.decode()
+    assert classroom.name in page and other_class.name not in page
+    assert client.get(other_class.get_absolute_url()).status_code == 404
+
+
+def test_visitor_following_the_join_link_is_asked_to_sign_up_first(client, classroom):
+    page = client.get(classroom.join_url()).content.decode()
+    assert f"/accounts/signup/?next=/teach/join/{classroom.join_code}/" in page
+    response = client.post(classroom.join_url())
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+
+
+def test_a_closed_or_unknown_code_lets_nobody_in(client, outsider, classroom):
+    classroom.joining_open = False
+    classroom.save()
+    client.force_login(outsider)
+    assert client.get(classroom.join_url()).status_code == 404
+    assert client.post(classroom.join_url()).status_code == 404
+    assert client.post("/teach/join/", {"code": "NOPE2345"}).status_code == 400
+    assert not classroom.is_student(outsider)
+
+
+def test_a_new_code_replaces_the_old_one(client, teacher, classroom):
+    old = classroom.join_code
+    client.force_login(teacher)
+    client.post(f"/teach/classes/{classroom.pk}/code/")
+    classroom.refresh_from_db()
+    assert classroom.join_code != old
+    assert client.get(f"/teach/join/{old}/").status_code == 404
+
+
+def test_teacher_creates_accounts_for_children_and_prints_login_cards_that_work(
+    client, teacher, classroom
+):
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/classes/{classroom.pk}/students/new/",
+        {"names": "Anna Nováková\n\n  Petr  Dvořák "},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count('data-testid="login-card"') == 2
+    made = Membership.objects.filter(classroom=classroom, managed=True).select_related("user")
+    assert sorted(m.user.first_name for m in made) == ["Anna Nováková", "Petr Dvořák"]
+    anna = next(m.user for m in made if m.user.first_name == "Anna Nováková")
+    assert anna.username.startswith("anna-novakova-") and anna.email == ""
+    password = page.split(f"{anna.username}</dd>")[1].split('data-testid="card-password">')[1]
+    password = password.split("<")[0]
+    assert "@media print" not in page and "print.css" in page
+    client.logout()
+    assert client.login(username=anna.username, password=password)
+
+
+def test_too_many_or_no_names_are_refused(client, teacher, classroom):
+    client.force_login(teacher)
+    url = f"/teach/classes/{classroom.pk}/students/new/"
+    assert client.post(url, {"names": "\n  \n"}).status_code == 400
+    assert client.post(url, {"names": "\n".join(f"kid {i}" for i in range(61))}).status_code == 400
+
+
+def test_teacher_resets_a_childs_password_but_not_a_self_registered_students(
+    client, teacher, classroom, child, student
+):
+    client.force_login(teacher)
+    response = client.post(f"/teach/classes/{classroom.pk}/students/{child.pk}/password/")
+    assert response.status_code == 200
+    password = response.content.decode().split('data-testid="card-password">')[1].split("<")[0]
+    child.refresh_from_db()
+    assert child.check_password(password)
+    response = client.post(f"/teach/classes/{classroom.pk}/students/{student.pk}/password/")
+    assert response.status_code == 403
+    student.refresh_from_db()
+    assert student.check_password(PASSWORD)
+
+
+def test_teacher_invites_a_co_teacher_by_username_and_only_a_teacher(
+    client, teacher, classroom, other_teacher, student
+):
+    client.force_login(teacher)
+    client.post(f"/teach/classes/{classroom.pk}/teachers/", {"username": student.username})
+    assert not classroom.is_teacher(student)
+    client.post(f"/teach/classes/{classroom.pk}/teachers/", {"username": other_teacher.username})
+    assert classroom.is_teacher(other_teacher)
+    client.force_login(other_teacher)
+    assert client.get(classroom.get_absolute_url()).status_code == 200
+
+
+def test_a_class_keeps_at_least_one_teacher(client, teacher, co_teacher, classroom):
+    client.force_login(teacher)
+    client.post(f"/teach/classes/{classroom.pk}/teachers/{co_teacher.pk}/remove/")
+    assert not classroom.is_teacher(co_teacher)
+    client.post(f"/teach/classes/{classroom.pk}/teachers/{teacher.pk}/remove/")
+    assert classroom.is_teacher(teacher)
+
+
+def test_removing_a_student_from_the_class_ends_their_access(client, teacher, classroom, student):
+    client.force_login(teacher)
+    client.post(f"/teach/classes/{classroom.pk}/students/{student.pk}/remove/")
+    client.force_login(student)
+    assert client.get(classroom.get_absolute_url()).status_code == 404
+
+
+# -- sets -------------------------------------------------------------------------------------------
+
+
+def test_teacher_creates_a_set_and_only_sees_their_own_sets(client, teacher, other_teacher):
+    client.force_login(teacher)
+    response = client.post(
+        "/teach/sets/new/", {"title": "Shots", "description": "Two-for-one", "variant": "czech"}
+    )
+    puzzle_set = PuzzleSet.objects.get(title="Shots")
+    assert response.url == f"/teach/sets/{puzzle_set.pk}/"
+    assert "Shots" in client.get("/teach/").content.decode()
+    client.force_login(other_teacher)
+    assert "Shots" not in client.get("/teach/").content.decode()
+    assert client.get(f"/teach/sets/{puzzle_set.pk}/").status_code == 404
+
+
+def test_the_variant_of_a_set_with_puzzles_cannot_change(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/edit/",
+        {"title": "x", "description": "", "variant": "international"},
+    )
+    assert response.status_code == 400
+    puzzle_set.refresh_from_db()
+    assert puzzle_set.variant == "czech"
+
+
+def test_corpus_search_filters_by_goal_motif_and_difficulty_and_adds_a_puzzle(
+    client, teacher, queue
+):
+    a = proven(CAPTURE, motifs=["sacrifice"], difficulty=1200)
+    b = proven(GAIN, difficulty=1900)
+    proven({"variant": "international", "fen": "W:W28:B23", "goal": "capture"})
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    client.force_login(teacher)
+    url = f"/teach/sets/{puzzle_set.pk}/corpus/"
+    page = client.get(url).content.decode()
+    assert f"#{a.pk} " in page and f"#{b.pk} " in page and "2 puzzles found" in page
+    page = client.get(url, {"motif": "sacrifice"}, HTTP_HX_REQUEST="true").content.decode()
+    assert page.strip().startswith('<div id="corpus-results">') and f"#{b.pk} " not in page
+    page = client.get(url, {"min_difficulty": 1500}).content.decode()
+    assert f"#{a.pk} " not in page and f"#{b.pk} " in page
+    response = client.post(url, {"puzzle": b.pk}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "is in the set" in response.content.decode()
+    assert list(puzzle_set.puzzles.all()) == [b]
+    assert f"#{b.pk} " not in client.get(url).content.decode()
+
+
+def test_puzzles_are_ordered_with_up_and_down_buttons_and_by_dragging(client, teacher, queue):
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    p1 = proven(CAPTURE)
+    p2 = proven(COOKED)
+    p3 = proven(GAIN)
+    items = [puzzle_set.add(p)[0] for p in (p1, p2, p3)]
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/items/{items[2].pk}/move/",
+        {"direction": "up"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.content.decode().strip().startswith('<ol class="set-items" id="set-items"')
+    assert puzzle_set.ordered_puzzles() == [p1, p3, p2]
+    client.post(f"/teach/sets/{puzzle_set.pk}/items/{items[0].pk}/move/", {"direction": "down"})
+    assert puzzle_set.ordered_puzzles() == [p3, p1, p2]
+    client.post(
+        f"/teach/sets/{puzzle_set.pk}/order/",
+        {"item": [items[1].pk, items[0].pk, items[2].pk]},
+        HTTP_HX_REQUEST="true",
+    )
+    assert puzzle_set.ordered_puzzles() == [p2, p1, p3]
+    client.post(f"/teach/sets/{puzzle_set.pk}/items/{items[0].pk}/remove/")
+    assert puzzle_set.ordered_puzzles() == [p2, p3]
+    assert [i.position for i in puzzle_set.items()] == [0, 1]
+
+
+# -- the board editor -------------------------------------------------------------------------------
+
+
+def editor(client, puzzle_set, **data):
+    return client.post(f"/teach/sets/{puzzle_set.pk}/editor/board/", data, HTTP_HX_REQUEST="true")
+
+
+def test_board_editor_places_and_removes_men_and_kings_by_click(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    response = editor(client, puzzle_set, fen="W:W:B", square="22", piece="w")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.strip().startswith('<div id="position-editor"')
+    assert 'id="puzzle-fen" value="W:W22:B" hx-swap-oob="true"' in page
+    assert 'id="solution-editor" hx-swap-oob="true"' in page
+    page = editor(client, puzzle_set, fen="W:W22:B", square="18", piece="B").content.decode()
+    assert 'id="puzzle-fen" value="W:W22:BK18"' in page
+    page = editor(client, puzzle_set, fen="W:W22:BK18", square="18", piece="B").content.decode()
+    assert 'id="puzzle-fen" value="W:W22:B"' in page
+
+
+def test_board_editor_sets_the_side_to_move_clears_starts_and_loads_a_fen(
+    client, teacher, puzzle_set
+):
+    client.force_login(teacher)
+    page = editor(client, puzzle_set, fen="W:W22:B9", action="turn", turn="B").content.decode()
+    assert 'id="puzzle-fen" value="B:W22:B9"' in page
+    page = editor(client, puzzle_set, fen="B:W22:B9", action="clear").content.decode()
+    assert 'id="puzzle-fen" value="B:W:B"' in page
+    page = editor(client, puzzle_set, fen="W:W:B", action="start").content.decode()
+    assert f'id="puzzle-fen" value="{engine.start_fen("czech")}"' in page
+    page = editor(
+        client, puzzle_set, fen="W:W:B", action="load", fen_text=CAPTURE["fen"]
+    ).content.decode()
+    assert f'id="puzzle-fen" value="{CAPTURE["fen"]}"' in page
+    response = editor(client, puzzle_set, fen="W:W:B", action="load", fen_text="W:W99:B")
+    assert response.status_code == 400
+    assert "The position is not valid" in response.content.decode()
+
+
+def test_solution_is_entered_by_playing_it_on_the_board(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    url = f"/teach/sets/{puzzle_set.pk}/editor/line/"
+    fen = "W:W21,22:B13,14"
+    response = client.post(url, {"fen": fen, "line": "", "route": "22,18"}, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-testid="solution-line">22-18<' in page
+    assert 'id="puzzle-solution" form="puzzle-form" value="22-18" hx-swap-oob="true"' in page
+    response = client.post(url, {"fen": fen, "line": "22-18", "move": "9-13"})
+    assert response.status_code == 400 and "22-18" in response.content.decode()
+    page = client.post(url, {"fen": fen, "line": "22-18", "move": "14x23"}).content.decode()
+    assert 'data-testid="solution-line">22-18 14x23<' in page
+    page = client.post(url, {"fen": fen, "line": "22-18 14x23", "action": "undo"}).content.decode()
+    assert 'data-testid="solution-line">22-18<' in page
+
+
+def test_the_engine_finds_the_solution_when_the_teacher_asks(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
+        {"fen": CAPTURE["fen"], "goal": "capture"},
+        HTTP_HX_REQUEST="true",
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-testid="solution-line">28x3<' in page or 'solution-line">28x19x12x3<' in page
+    page = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
+        {"fen": GAIN["fen"], "goal": "gain", "gain": "1", "horizon": "2"},
+    ).content.decode()
+    assert 'data-testid="solution-line">22-17 13x22 25x11<' in page or "22-17 13x22" in page
+    assert "unique" in page
+    page = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/", {"fen": COOKED["fen"], "goal": "capture"}
+    ).content.decode()
+    assert "cooked" in page
+
+
+def test_saving_a_puzzle_from_the_editor_enqueues_its_proof_and_shows_it_arriving(
+    client, teacher, queue, django_capture_on_commit_callbacks
+):
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    client.force_login(teacher)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/teach/sets/{puzzle_set.pk}/puzzles/new/",
+            {"fen": CAPTURE["fen"], "solution": "", "goal": "capture", "title": "First"},
+        )
+    puzzle = Puzzle.objects.get(title="First")
+    assert response.url == f"/teach/sets/{puzzle_set.pk}/puzzles/{puzzle.pk}/"
+    assert queue == [(puzzle.pk, 1)] and puzzle.author == teacher
+    assert list(puzzle_set.puzzles.all()) == [puzzle]
+    page = client.get(response.url).content.decode()
+    assert 'id="proof-status"' in page and 'hx-trigger="every 1s"' in page
+    assert f'hx-get="/puzzles/czech/{puzzle.pk}/proof/"' in page
+    verification.run(puzzle.pk, puzzle.revision)
+    page = client.get(response.url).content.decode()
+    assert 'data-verdict="unique"' in page and 'hx-trigger="every 1s"' not in page
+    puzzle.refresh_from_db()
+    assert puzzle.numbered_solution in page
+
+
+def test_a_cooked_puzzle_shows_the_second_solution_so_the_teacher_can_fix_it(
+    client, teacher, queue
+):
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    cooked = proven(COOKED, author=teacher)
+    puzzle_set.add(cooked)
+    client.force_login(teacher)
+    page = client.get(f"/teach/sets/{puzzle_set.pk}/puzzles/{cooked.pk}/").content.decode()
+    assert 'data-verdict="cooked"' in page
+    assert 'data-line="alternative">1. 24x15<' in page
+    assert "The second solution starts with 24x15" in page
+    assert "change the position" in page
+
+
+def test_a_solution_with_an_illegal_move_is_refused(client, teacher, puzzle_set, queue):
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/puzzles/new/",
+        {"fen": CAPTURE["fen"], "solution": "1-5", "goal": "capture"},
+    )
+    assert response.status_code == 400
+    assert "is not legal" in response.content.decode()
+
+
+def test_saving_a_position_that_already_is_a_puzzle_reuses_it(client, teacher, queue):
+    existing = proven(CAPTURE)
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/puzzles/new/",
+        {"fen": CAPTURE["fen"], "goal": "capture"},
+    )
+    assert response.url == f"/teach/sets/{puzzle_set.pk}/puzzles/{existing.pk}/"
+    assert Puzzle.objects.count() == 1 and list(puzzle_set.puzzles.all()) == [existing]
+    page = client.get(response.url).content.decode()
+    assert "can be removed from the set, not changed" in page
+    response = client.post(response.url, {"fen": "W:W22:B9", "goal": "capture"})
+    assert response.status_code == 200
+    existing.refresh_from_db()
+    assert existing.fen == CAPTURE["fen"]
+
+
+def test_editing_a_puzzle_changes_it_and_proves_it_again(client, teacher, queue):
+    mine = proven(CAPTURE, author=teacher)
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    puzzle_set.add(mine)
+    client.force_login(teacher)
+    client.post(
+        f"/teach/sets/{puzzle_set.pk}/puzzles/{mine.pk}/",
+        {"fen": COOKED["fen"], "goal": "capture", "title": "changed"},
+    )
+    mine.refresh_from_db()
+    assert mine.fen == COOKED["fen"] and mine.revision == 2 and mine.verdict == Verdict.PENDING
+
+
+# -- PDN import -------------------------------------------------------------------------------------
+
+PDN = """[Event "good one"]
+[GameType "29"]
+[FEN "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24"]
+
+*
+
+[Event "broken"]
+[GameType "29"]
+[FEN "W:W99:B5"]
+
+*
+
+[Event "with a solution"]
+[GameType "29"]
+[FEN "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15"]
+[Goal "gain:1"]
+[Horizon "2"]
+
+1. 22-17 13x22 2. 25x11 *
+
+[Event "illegal move"]
+[GameType "29"]
+[FEN "W:W22:B10"]
+
+1. 22-17 10-14 2. 17x5 *
+"""
+
+
+def test_pdn_import_keeps_good_entries_as_draft_puzzles_and_lists_errors_with_lines(
+    client, teacher, queue
+):
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Imported", variant="czech")
+    client.force_login(teacher)
+    upload = SimpleUploadedFile("set.pdn", PDN.encode(), content_type="application/octet-stream")
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/", {"file": upload, "goal": "capture"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "2 new draft puzzles" in page
+    lines = PDN.splitlines()
+    bad_fen = lines.index('[FEN "W:W99:B5"]') + 1
+    assert f"Entry 2, line {bad_fen}:" in page
+    assert f"Entry 4, line {lines.index('1. 22-17 10-14 2. 17x5 *') + 1}:" in page
+    assert "17x5 is not playable" in page
+    titles = [p.title for p in puzzle_set.ordered_puzzles()]
+    assert titles == ["good one", "with a solution"]
+    drafts = Puzzle.objects.filter(title__in=["good one", "with a solution"])
+    assert {p.verdict for p in drafts} == {Verdict.PENDING}
+    with_solution = Puzzle.objects.get(title="with a solution")
+    assert (with_solution.goal, with_solution.horizon) == ("gain:1", 2)
+    assert with_solution.solution == ["22-17", "13x22", "25x11"]
+
+
+def test_an_oversized_pdn_file_is_refused_cleanly(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    big = SimpleUploadedFile("big.pdn", b" " * (engine.MAX_IMPORT_BYTES + 1))
+    response = client.post(f"/teach/sets/{puzzle_set.pk}/import/", {"file": big, "goal": "win"})
+    assert response.status_code == 400
+    assert "at most 512 KB" in response.content.decode()
+
+
+# -- assignments ------------------------------------------------------------------------------------
+
+
+def test_only_a_set_of_unique_puzzles_can_be_assigned(client, teacher, classroom, queue):
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    client.force_login(teacher)
+    url = f"/teach/sets/{puzzle_set.pk}/assign/"
+    assert client.post(url, {"classroom": classroom.pk}).status_code == 400
+    puzzle_set.add(proven(CAPTURE))
+    cooked = puzzle_set.add(proven(COOKED))[0]
+    response = client.post(url, {"classroom": classroom.pk})
+    assert response.status_code == 400 and "Only puzzles proven unique" in response.content.decode()
+    cooked.delete()
+    due = date.today() + timedelta(days=7)
+    response = client.post(url, {"classroom": classroom.pk, "due": due.isoformat()})
+    assert response.status_code == 302
+    assert Assignment.objects.get(puzzle_set=puzzle_set, classroom=classroom).due == due
+
+
+def test_teacher_cannot_assign_to_a_class_they_do_not_teach(
+    client, teacher, puzzle_set, other_class
+):
+    client.force_login(teacher)
+    response = client.post(f"/teach/sets/{puzzle_set.pk}/assign/", {"classroom": other_class.pk})
+    assert response.status_code == 400
+    assert not Assignment.objects.filter(classroom=other_class).exists()
+
+
+def test_student_finds_the_assignment_with_links_to_the_trainer_and_no_solution(
+    client, student, assignment
+):
+    client.force_login(student)
+    page = client.get("/teach/my/").content.decode()
+    assert assignment.get_absolute_url() in page and "0 of 1 solved" in page
+    page = client.get(assignment.get_absolute_url()).content.decode()
+    puzzle = assignment.puzzle_set.ordered_puzzles()[0]
+    assert f'href="/puzzles/czech/{puzzle.pk}/?set={assignment.puzzle_set_id}"' in page
+    assert "White: find the forced capture." in page
+    for move in puzzle.line("solution") + list(puzzle.proof["solution"]):
+        assert move not in page
+
+
+def test_students_never_get_the_sets_pages_with_solutions(client, student, assignment):
+    client.force_login(student)
+    pk = assignment.puzzle_set_id
+    for url in (
+        f"/teach/sets/{pk}/",
+        f"/teach/sets/{pk}/worksheet/",
+        f"/teach/sets/{pk}/export.pdn",
+    ):
+        assert client.get(url).status_code == 404
+
+
+def test_a_puzzle_that_stops_being_unique_is_hidden_from_students(
+    client, student, assignment, queue
+):
+    puzzle = assignment.puzzle_set.ordered_puzzles()[0]
+    Puzzle.objects.filter(pk=puzzle.pk).update(verdict=Verdict.PENDING)
+    client.force_login(student)
+    page = client.get(assignment.get_absolute_url()).content.decode()
+    assert f"/puzzles/czech/{puzzle.pk}/" not in page
+
+
+# -- progress ---------------------------------------------------------------------------------------
+
+
+def test_student_page_shows_their_lesson_progress(client, teacher, classroom, student):
+    from lessons.course import all_courses
+
+    course = all_courses()[0]
+    step = course.steps[0]
+    StepProgress.objects.create(
+        user=student, course=course.slug, step=step.slug, stars=3, completed_at="2025-01-01T00:00Z"
+    )
+    client.force_login(teacher)
+    page = client.get(f"/teach/classes/{classroom.pk}/students/{student.pk}/").content.decode()
+    assert f"<td>{course.title}</td><td>1 / {len(course.steps)}</td><td>3</td>" in page
+
+
+def test_progress_table_and_csv_list_every_student_and_puzzle(
+    client, teacher, classroom, assignment, student, child
+):
+    client.force_login(teacher)
+    page = client.get(f"/teach/classes/{classroom.pk}/progress/").content.decode()
+    assert (
+        f'data-student="{student.username}"' in page and f'data-student="{child.username}"' in page
+    )
+    assert page.count('data-status="not_tried"') == 2
+    response = client.get(f"/teach/classes/{classroom.pk}/progress.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert {r["username"] for r in rows} == {student.username, child.username}
+    assert {r["status"] for r in rows} == {"not_tried"}
+
+
+def test_attempts_logged_against_the_set_fill_the_progress_table(
+    client, teacher, classroom, assignment, student
+):
+    from classroom.progress import attempt_model
+
+    Attempt = attempt_model()
+    if Attempt is None:
+        pytest.skip("puzzles.Attempt (the trainer, issue 6) is not there yet")
+    puzzle = assignment.puzzle_set.ordered_puzzles()[0]
+    Attempt.objects.create(
+        user=student, puzzle=puzzle, source="set", set_id=assignment.puzzle_set_id,
+        moves=[{"text": "1-5", "ok": False, "ms": 900}], failed=True, seconds=12,
+    )  # fmt: skip
+    Attempt.objects.create(
+        user=student, puzzle=puzzle, source="set", set_id=assignment.puzzle_set_id,
+        moves=[{"text": "x", "ok": True, "ms": 500}], solved=True, seconds=40,
+    )  # fmt: skip
+    Attempt.objects.create(user=student, puzzle=puzzle, source="stream", solved=False, seconds=5)
+    client.force_login(teacher)
+    page = client.get(f"/teach/classes/{classroom.pk}/progress/").content.decode()
+    row = page.split(f'data-student="{student.username}"')[1].split("</tr>")[0]
+    assert 'data-status="solved"' in row and "0:40" in row
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client.get(f"/teach/classes/{classroom.pk}/progress.csv").content.decode())
+        )
+    )
+    mine = next(r for r in rows if r["username"] == student.username)
+    assert (mine["status"], mine["attempts"], mine["seconds"]) == ("solved", "2", "40")
+    page = client.get(f"/teach/classes/{classroom.pk}/students/{student.pk}/").content.decode()
+    assert 'data-testid="attempts"' in page and "1-5" in page
+    client.force_login(student)
+    assert "1 of 1 solved" in client.get("/teach/my/").content.decode()
+
+
+# -- print and share --------------------------------------------------------------------------------
+
+
+def test_worksheet_has_numbered_diagrams_goals_space_to_write_and_answers_on_their_own_page(
+    client, teacher, puzzle_set
+):
+    client.force_login(teacher)
+    page = client.get(f"/teach/sets/{puzzle_set.pk}/worksheet/").content.decode()
+    puzzle = puzzle_set.ordered_puzzles()[0]
+    assert 'class="write-here"' in page and "White: find the forced capture." in page
+    assert 'media="print"' in page and "css/print.css" in page
+    answers = page.split('data-testid="answers"')[1]
+    assert puzzle.numbered_solution in answers
+    assert ">32<" in page.split('class="sheet-puzzle"')[1]  # square numbers on the diagram
+
+
+def test_pdn_export_of_a_set_reads_back_as_the_same_positions(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    response = client.get(f"/teach/sets/{puzzle_set.pk}/export.pdn")
+    assert response.status_code == 200
+    assert 'attachment; filename="set-' in response["Content-Disposition"]
+    entries = engine.read_pdn(response.content, "czech", "win", None)
+    assert [e.fen for e in entries] == [p.fen for p in puzzle_set.ordered_puzzles()]
+    assert [e.goal for e in entries] == ["capture"]
