@@ -110,3 +110,36 @@ class PuzzleAdmin(admin.ModelAdmin):
         response = HttpResponse(text, content_type="application/x-pdn; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="puzzles.pdn"'
         return response
+
+
+# -- the trainer (issue 6) -------------------------------------------------------------------------
+
+from .models import Attempt, DailyPuzzle, PlayerRating, PuzzleRating  # noqa: E402
+
+
+@admin.register(Attempt)
+class AttemptAdmin(admin.ModelAdmin):
+    list_display = ["pk", "user", "puzzle", "source", "set_id", "solved", "failed", "rated"]
+    list_filter = ["source", "solved", "failed", "rated", "puzzle__variant"]
+    raw_id_fields = ["user", "puzzle"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(DailyPuzzle)
+class DailyPuzzleAdmin(admin.ModelAdmin):
+    list_display = ["date", "variant", "puzzle"]
+    list_filter = ["variant"]
+    raw_id_fields = ["puzzle"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    list_display = ["user", "variant", "rating", "deviation", "games"]
+    list_filter = ["variant"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(PuzzleRating)
+class PuzzleRatingAdmin(admin.ModelAdmin):
+    list_display = ["puzzle", "rating", "deviation", "games"]
+    raw_id_fields = ["puzzle"]

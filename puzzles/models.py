@@ -467,3 +467,160 @@ def send_verification(pk: int, revision: int) -> None:
     from .tasks import verify_puzzle
 
     verify_puzzle.delay(pk, revision)
+
+
+# -- the trainer: attempts, ratings, daily puzzles (issue 6) ----------------------------------------
+
+
+class Attempt(models.Model):
+    """One go at one puzzle by a player (an account, or a visitor's session until sign-up).
+
+    The trainer keeps the whole state on the server: ``line`` holds the moves on the board so far
+    (solver and defender alternating, full routes as in the proof); the browser only ever gets the
+    board. ``moves`` is what the player entered, each judged (``ok``) with the time it took.
+    """
+
+    class Source(models.TextChoices):
+        STREAM = "stream", _("puzzle stream")
+        DAILY = "daily", _("daily puzzle")
+        SET = "set", _("puzzle set")
+        REPLAY = "replay", _("replay")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="puzzle_attempts",
+        verbose_name=_("user"),
+    )
+    session_key = models.CharField(_("session"), max_length=64, blank=True, db_index=True)
+    puzzle = models.ForeignKey(
+        Puzzle, on_delete=models.CASCADE, related_name="player_attempts", verbose_name=_("puzzle")
+    )
+    source = models.CharField(_("source"), max_length=10, choices=Source, default=Source.STREAM)
+    set_id = models.PositiveIntegerField(_("puzzle set"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    moves = models.JSONField(_("moves entered"), default=list, blank=True)
+    hints = models.PositiveSmallIntegerField(_("hints"), default=0)
+    solution_shown = models.BooleanField(_("solution shown"), default=False)
+    solved = models.BooleanField(_("solved"), default=False)
+    failed = models.BooleanField(_("failed"), default=False)
+    rated = models.BooleanField(_("rated"), default=False)
+    seconds = models.FloatField(_("seconds"), default=0.0)
+    # trainer state
+    line = models.JSONField(_("moves on the board"), default=list, blank=True)
+    daily_date = models.DateField(_("daily puzzle of"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [
+            models.Index(fields=["user", "puzzle"]),
+            models.Index(fields=["user", "source", "solved"]),
+        ]
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
+
+    def __str__(self) -> str:
+        who = self.user or _("visitor")
+        return f"{who} · {self.puzzle}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def variant(self) -> str:
+        return self.puzzle.variant
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 puzzle rating in one variant."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="puzzle_ratings",
+        verbose_name=_("user"),
+    )
+    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
+    rating = models.FloatField(_("rating"), default=1500.0)
+    deviation = models.FloatField(_("deviation"), default=350.0)
+    volatility = models.FloatField(_("volatility"), default=0.06)
+    games = models.PositiveIntegerField(_("rated puzzles"), default=0)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="player_rating_per_variant")
+        ]
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} {self.rating:.0f}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating after one rated attempt (the points of the profile's chart)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="puzzle_rating_history",
+        verbose_name=_("user"),
+    )
+    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
+    rating = models.FloatField(_("rating"))
+    deviation = models.FloatField(_("deviation"))
+    attempt = models.ForeignKey(
+        Attempt, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["user", "variant", "at"])]
+        verbose_name = _("rating history")
+        verbose_name_plural = _("rating history")
+
+
+class PuzzleRating(models.Model):
+    """A puzzle's Glicko-2 rating (in the puzzle's variant), starting from its difficulty."""
+
+    puzzle = models.OneToOneField(
+        Puzzle, on_delete=models.CASCADE, related_name="rating", verbose_name=_("puzzle")
+    )
+    rating = models.FloatField(_("rating"), default=1500.0)
+    deviation = models.FloatField(_("deviation"), default=250.0)
+    volatility = models.FloatField(_("volatility"), default=0.06)
+    games = models.PositiveIntegerField(_("rated attempts"), default=0)
+
+    class Meta:
+        verbose_name = _("puzzle rating")
+        verbose_name_plural = _("puzzle ratings")
+
+    def __str__(self) -> str:
+        return f"{self.puzzle} {self.rating:.0f}"
+
+
+class DailyPuzzle(models.Model):
+    """The puzzle of one date in one variant: the same for everyone."""
+
+    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
+    date = models.DateField(_("date"))
+    puzzle = models.ForeignKey(
+        Puzzle, on_delete=models.CASCADE, related_name="daily", verbose_name=_("puzzle")
+    )
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "date"], name="one_daily_puzzle_per_day")
+        ]
+        verbose_name = _("daily puzzle")
+        verbose_name_plural = _("daily puzzles")
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.date}: {self.puzzle}"
