@@ -18,6 +18,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
 app = Celery("dama_learn")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.autodiscover_tasks(related_name="daily")  # puzzles.daily: the daily puzzle job
 
 
 class Heartbeat(bootsteps.StartStopStep):
@@ -63,4 +64,6 @@ app.steps["worker"].add(Heartbeat)
 app.conf.beat_schedule = {
     "puzzles-sweep-lost-proofs": {"task": "puzzles.sweep_verifications", "schedule": 300.0},
     "puzzles-reverify-stale": {"task": "puzzles.verify_stale_puzzles", "schedule": 3600.0},
+    # today's and tomorrow's daily puzzles exist before anyone asks (the pages pick them too)
+    "puzzles-pick-daily": {"task": "puzzles.pick_daily_puzzles", "schedule": 3600.0},
 }

@@ -378,3 +378,321 @@ def mine(
             source=p.source,
             engine_version=p.engine_version,
         )
+
+
+# -- the trainer (issue 6): boards, entered moves, refutations, replays -----------------------------
+#
+# The trainer (puzzles.trainer) keeps an attempt's moves as full numeric routes, the way the proof
+# writes them; these functions turn them into boards and judge what the player entered. No legal
+# move list reaches the page (in a capture puzzle it would be the answer): the board is in the
+# board component's lesson mode, where the server answers each click.
+
+#: limits of each small proof run while explaining a wrong move
+REFUTE_LIMITS = {"nodes": 200_000, "seconds": 2.0}
+
+
+@dataclass
+class TrainerBoard:
+    """What the trainer's board template needs (no legal moves, no solution)."""
+
+    variant: str
+    fen: str
+    svg: SafeString
+    size: int
+    white_to_move: bool
+    path: tuple[int, ...] = ()
+    last_move: str = ""
+    #: the route of the last move, for the short animation of the defender's reply
+    animate: tuple[int, ...] = ()
+
+    @property
+    def turn_code(self) -> str:
+        return "w" if self.white_to_move else "b"
+
+    @property
+    def path_text(self) -> str:
+        return ",".join(map(str, self.path))
+
+    @property
+    def animate_text(self) -> str:
+        return ",".join(map(str, self.animate))
+
+
+@dataclass
+class Entry:
+    """What the player entered, read against the position.
+
+    ``status``: ``move`` (a legal move: ``key``, ``route`` as the proof writes it, ``notation``),
+    ``continue`` (a capture entered landing by landing goes on: ``path``), ``illegal`` (the
+    engine's explanation: ``message``, ``article``, ``squares``) or ``bad`` (not a move at all).
+    """
+
+    status: str
+    key: tuple[int, int, tuple[int, ...]] = (0, 0, ())
+    route: str = ""
+    notation: str = ""
+    message: str = ""
+    article: str = ""
+    code: str = ""
+    squares: tuple[int, ...] = ()
+    path: tuple[int, ...] = ()
+    entered: str = ""
+
+
+def _played(variant: str, fen: str, line: Iterable[str]) -> dama.Board:
+    board = position(fen, variant)
+    for text in line:
+        board.push(board.parse_move(text))
+    return board
+
+
+def article_label(article: str) -> str:
+    """A rulebook citation in the page's language."""
+    if svg_lang() == "cs":
+        return (
+            article.replace(" art. ", " čl. ")
+            .replace("SDS international", "SDS mezinárodní dáma")
+            .replace("SDS Brazilian", "SDS brazilská dáma")
+            .replace("FMJD rules: ", "pravidla FMJD: pravidlo ")
+            .replace("-move rule", " tahů")
+        )
+    return article
+
+
+def trainer_board(
+    variant: str,
+    fen: str,
+    line: Iterable[str] = (),
+    *,
+    path: Iterable[int] = (),
+    marks: dict[int, str] | None = None,
+    arrows: Iterable[str] = (),
+    flipped: bool = False,
+    animate: bool = False,
+) -> TrainerBoard:
+    """The position after ``line``, with its last move marked (``animate`` asks the page to slide
+    it in), squares marked (``marks``: square -> CSS class) and ``arrows`` (moves written from this
+    position)."""
+    board = _played(variant, fen, line)
+    last = board.peek()
+    drawn = []
+    for text in arrows:
+        try:
+            drawn.append(board.parse_move(text))
+        except ValueError:
+            continue
+    svg = dama.svg.board_svg(
+        board,
+        highlight=marks or {},
+        arrows=drawn,
+        last_move=last,
+        flipped=flipped,
+        labels="auto",
+        lang=svg_lang(),
+    )
+    last_text = ""
+    if last is not None:
+        before = board.copy()
+        before.pop()
+        last_text = before.move_text(last)
+    return TrainerBoard(
+        variant=variant,
+        fen=board.fen(),
+        svg=mark_safe(svg),  # engine-made SVG
+        size=board.variant.size,
+        white_to_move=board.turn == dama.WHITE,
+        path=tuple(path),
+        last_move=last_text,
+        animate=tuple(last.routes[0]) if (animate and last is not None) else (),
+    )
+
+
+def _explain(board: dama.Board, text: str) -> Entry:
+    explanation = board.explain_illegal(text)
+    if explanation is None:
+        return Entry("bad", message=_("“%(move)s” is not a move here.") % {"move": text})
+    message = explanation.message_cs if svg_lang() == "cs" else explanation.message_en
+    status = "bad" if explanation.code in ("syntax", "no_such_square") else "illegal"
+    return Entry(
+        status,
+        message=message,
+        article=article_label(explanation.article),
+        code=explanation.code,
+        squares=tuple(s for s in explanation.squares if 1 <= s <= board.geo.squares),
+        entered=text,
+    )
+
+
+def _move_entry(board: dama.Board, move: dama.Move) -> Entry:
+    return Entry(
+        "move",
+        key=(move.start, move.end, tuple(sorted(move.captured))),
+        route=move.route_str(0),
+        notation=board.move_text(move),
+    )
+
+
+def read_entry(
+    variant: str, fen: str, line: Iterable[str], *, route: str = "", text: str = ""
+) -> Entry:
+    """Read a clicked route (``"22,15,6"``, posted landing by landing) or typed notation."""
+    board = _played(variant, fen, line)
+    if route:
+        parts = [p for p in route.split(",") if p.strip()]
+        try:
+            squares = tuple(int(p) for p in parts)
+        except ValueError:
+            squares = ()
+        if (
+            not squares
+            or len(squares) > 40
+            or any(not 1 <= s <= board.geo.squares for s in squares)
+        ):
+            return Entry("bad", message=_("The clicked route is not valid."))
+        if len(squares) < 2:
+            return Entry("bad", message=_("Choose a piece and then where it goes."))
+        n = len(squares)
+        for move in board.legal_moves:
+            if squares in move.routes:
+                return _move_entry(board, move)
+        if any(
+            len(r) > n and r[:n] == squares
+            for move in board.legal_moves
+            if move.captured
+            for r in move.routes
+        ):
+            return Entry(
+                "continue",
+                path=squares,
+                message=_(
+                    "Landed on %(square)s. The capture goes on: click the next landing square."
+                )
+                % {"square": board.square_name(squares[-1])},
+            )
+        jumped = n > 2 or any(
+            m.captured and m.start == squares[0] and m.end == squares[-1] for m in board.legal_moves
+        )
+        typed = ("x" if jumped else "-").join(board.square_name(s) for s in squares)
+        entry = _explain(board, typed)
+        if entry.status == "bad" and n == 2 and board.piece_at(squares[0]) is None:
+            entry.message = _("There is no piece on %(square)s.") % {
+                "square": board.square_name(squares[0])
+            }
+        return entry
+    text = (text or "").strip()
+    if not text:
+        return Entry(
+            "bad", message=_("Type a move, for example 22-18 or c3-d4, or click the board.")
+        )
+    if len(text) > 200:
+        return Entry("bad", message=_("That is too long to be a move."))
+    try:
+        move = board.parse_move(text)
+    except dama.AmbiguousMoveError:
+        return Entry(
+            "bad",
+            message=_("%(move)s could be several moves: write the whole route, landing by landing.")
+            % {"move": text},
+        )
+    except dama.IllegalMoveError:
+        return _explain(board, text)
+    except ValueError:
+        entry = _explain(board, text)
+        if entry.status == "bad" and not entry.article:
+            entry.message = _(
+                "“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4."
+            ) % {"move": text}
+        return entry
+    return _move_entry(board, move)
+
+
+def move_notation(variant: str, fen: str, line: list[str], route: str) -> str:
+    """The move ``route`` (played after ``line``) in the variant's usual notation."""
+    board = _played(variant, fen, line)
+    return board.move_text(board.parse_move(route))
+
+
+def texts_of(variant: str, fen: str, line: Iterable[str]) -> list[str]:
+    """The moves of ``line`` in the variant's usual notation."""
+    return line_texts(variant, fen, line)
+
+
+def hint_square(variant: str, fen: str, line: list[str], route: str) -> int:
+    """The square of the piece that plays ``route`` after ``line``."""
+    board = _played(variant, fen, line)
+    return board.parse_move(route).start
+
+
+def _balance(board: dama.Board, white: bool) -> int:
+    diff = board.material(dama.WHITE) - board.material(dama.BLACK)
+    return diff if white else -diff
+
+
+def _still_reaches(board: dama.Board, goal: str, white: bool, base: int, moves_left: int) -> bool:
+    """With the solver to move on ``board`` and ``moves_left`` moves, can it still reach ``goal``
+    (material counted from ``base``) against every defence? Unknown cases count as yes."""
+    g = dama.solve.parse_goal(goal)
+    if g.kind == "gain":
+        need = g.n - (_balance(board, white) - base)
+        if need <= 0:
+            # reached, or only a capture away from it (the exact answer needs a proof the
+            # solver cannot express as a goal): no refutation through this reply
+            return True
+        if moves_left <= 0:
+            return False
+        goal_now = f"gain:{need}"
+    else:
+        if moves_left <= 0:
+            return False
+        goal_now = "win"
+    if not board.legal_moves:
+        return False
+    lim = dama.solve.Limits(moves=moves_left, **REFUTE_LIMITS)
+    verdict = dama.solve.solve(board, goal_now, lim)
+    return verdict.kind != "no_solution"
+
+
+def refutation(
+    variant: str, fen: str, goal: str, line: list[str], wrong: str, moves_left: int
+) -> dict[str, Any]:
+    """Why the legal move ``wrong`` (played after ``line``, with ``moves_left`` solver moves
+    including it) misses the goal: the defender's reply after which the goal is out of reach, found
+    with the solver (``reply`` is empty when no single reply could be shown)."""
+    start = position(fen, variant)
+    white = start.turn == dama.WHITE
+    base = _balance(start, white)
+    board = _played(variant, fen, [*line, wrong])
+    replies = list(board.legal_moves)
+    chosen = None
+    # captures come first (they are compulsory anyway); at most a few small proofs
+    for move in sorted(replies, key=lambda m: -len(m.captured))[:8]:
+        board.push(move)
+        try:
+            if not _still_reaches(board, goal, white, base, moves_left - 1):
+                chosen = move
+                break
+        finally:
+            board.pop()
+    if chosen is None and replies:
+        chosen = max(replies, key=lambda m: len(m.captured))
+    if chosen is None:
+        return {"reply": "", "notation": "", "captured": 0}
+    return {
+        "reply": chosen.route_str(0),
+        "notation": board.move_text(chosen),
+        "captured": len(chosen.captured),
+    }
+
+
+def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str, Any]]:
+    """The solution as frames: the start, then the board after each move (with its notation)."""
+    board = position(fen, variant)
+    lang = svg_lang()
+    frames = [{"svg": mark_safe(dama.svg.board_svg(board, labels="auto", lang=lang)), "move": ""}]
+    for text in moves:
+        move = board.parse_move(text)
+        notation = board.move_text(move)
+        board.push(move)
+        svg = dama.svg.board_svg(board, last_move=move, labels="auto", lang=lang)
+        frames.append({"svg": mark_safe(svg), "move": notation})  # engine-made SVG
+    return frames

@@ -1,0 +1,134 @@
+"""The daily puzzle: the same puzzle for everyone on a date, a year without repeats, streaks.
+
+:func:`daily_puzzle` picks the puzzle of a date the first time anyone asks (or when the periodic
+job ``puzzles.pick_daily_puzzles`` runs, a little before midnight, for the next day): among the
+proven puzzles of the variant not used in the 365 days before, the one whose hash of
+(variant, date, id) is smallest, so that the choice is deterministic; the row is unique per
+variant and date, so two requests racing at midnight still agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date, timedelta
+
+from celery import shared_task
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from core.variants import VARIANT_NAMES
+
+from .models import Attempt, DailyPuzzle, Puzzle
+from .trainer import owned, servable
+
+#: a puzzle is not the daily puzzle again within this many days
+NO_REPEAT_DAYS = 365
+
+
+def today() -> date:
+    return timezone.localdate()
+
+
+def _rank(variant: str, day: date, pk: int) -> str:
+    return hashlib.sha256(f"{variant}:{day.isoformat()}:{pk}".encode()).hexdigest()
+
+
+def choose(variant: str, day: date) -> Puzzle | None:
+    """The puzzle :func:`daily_puzzle` would pick for ``day`` (without storing it)."""
+    ids = list(servable(variant).values_list("pk", flat=True))
+    if not ids:
+        return None
+    recent = set(
+        DailyPuzzle.objects.filter(
+            variant=variant,
+            date__gt=day - timedelta(days=NO_REPEAT_DAYS),
+            date__lt=day + timedelta(days=NO_REPEAT_DAYS),
+        )
+        .exclude(date=day)
+        .values_list("puzzle_id", flat=True)
+    )
+    candidates = [pk for pk in ids if pk not in recent]
+    if not candidates:
+        # fewer puzzles than days: the one used longest ago
+        last_used = dict(
+            DailyPuzzle.objects.filter(variant=variant, puzzle_id__in=ids)
+            .order_by("date")
+            .values_list("puzzle_id", "date")
+        )
+        candidates = [
+            min(ids, key=lambda pk: (last_used.get(pk, date.min), _rank(variant, day, pk)))
+        ]
+    pk = min(candidates, key=lambda pk: _rank(variant, day, pk))
+    return Puzzle.objects.get(pk=pk)
+
+
+def daily_puzzle(variant: str, day: date | None = None) -> DailyPuzzle | None:
+    """The daily puzzle of ``variant`` on ``day`` (today), chosen and stored on first use."""
+    day = day or today()
+    row = DailyPuzzle.objects.select_related("puzzle").filter(variant=variant, date=day).first()
+    if row is not None:
+        return row
+    puzzle = choose(variant, day)
+    if puzzle is None:
+        return None
+    try:
+        with transaction.atomic():
+            return DailyPuzzle.objects.create(variant=variant, date=day, puzzle=puzzle)
+    except IntegrityError:
+        return DailyPuzzle.objects.select_related("puzzle").get(variant=variant, date=day)
+
+
+@shared_task(name="puzzles.pick_daily_puzzles")
+def pick_daily_puzzles() -> dict[str, int | None]:
+    """Periodic job: make sure today's and tomorrow's daily puzzles exist in every variant."""
+    done: dict[str, int | None] = {}
+    for variant in VARIANT_NAMES:
+        for day in (today(), today() + timedelta(days=1)):
+            row = daily_puzzle(variant, day)
+            done[f"{variant}:{day.isoformat()}"] = row.puzzle_id if row else None
+    return done
+
+
+def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
+    return DailyPuzzle.objects.filter(variant=variant, date__lt=before or today()).select_related(
+        "puzzle"
+    )
+
+
+def solved_days(request, variant: str) -> set[date]:
+    """The dates whose daily puzzle the player solved on that very date."""
+    days = set()
+    for day, finished in (
+        owned(request)
+        .filter(
+            source=Attempt.Source.DAILY,
+            solved=True,
+            puzzle__variant=variant,
+            daily_date__isnull=False,
+        )
+        .values_list("daily_date", "finished_at")
+    ):
+        if finished is not None and timezone.localdate(finished) == day:
+            days.add(day)
+    return days
+
+
+def streak(request, variant: str, day: date | None = None) -> dict[str, int | bool]:
+    """Consecutive days solved up to ``day`` (today counts once solved; an unsolved today does
+    not break yesterday's streak yet), the best run, and whether today is done."""
+    day = day or today()
+    days = solved_days(request, variant)
+    current = 0
+    cursor = day if day in days else day - timedelta(days=1)
+    while cursor in days:
+        current += 1
+        cursor -= timedelta(days=1)
+    best = 0
+    run = 0
+    previous = None
+    for d in sorted(days):
+        run = run + 1 if previous is not None and d - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = d
+    return {"current": current, "best": best, "today": day in days}

@@ -1,0 +1,651 @@
+"""The puzzle trainer: attempts judged against the proof tree, ratings, the puzzle stream.
+
+The server is the only judge. An :class:`~puzzles.models.Attempt` holds the moves on the board
+(``line``: solver and defender alternating, full routes as the proof writes them); the page gets
+the board and nothing else until the attempt is finished. Each move the player enters is read by
+the engine seam (``engine.read_entry``) and matched against the moves the proof accepts at that
+point (any equivalent route, any kept alternative); the site answers with the defender's most
+stubborn reply in the proof. A legal move the proof does not accept is explained with the
+defender's reply that refutes it, found by the solver.
+
+Ratings are Glicko-2 (:mod:`puzzles.glicko2`): only a player's first attempt at a puzzle is rated,
+as on lichess; the score is 1 for a clean solve, 0.5 with a hint, 0 after a mistake or with the
+solution shown. Visitors keep a rating in the session; their attempts move to the account at
+login or sign-up (``core.progress`` key ``"puzzles"``), and the rated ones are replayed there.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core import progress
+
+from . import engine, glicko2
+from .models import Attempt, PlayerRating, Puzzle, PuzzleRating, RatingHistory
+
+PROGRESS_KEY = "puzzles"
+#: session: (context key) -> attempt id of the attempt being played
+CURRENT_KEY = "puzzle_current"
+GOAL_FILTERS = ("capture", "gain", "win")
+#: how many of the puzzles nearest the player's rating the stream chooses from
+NEAREST = 5
+
+# results of a move
+CONTINUE, RIGHT, SOLVED, ILLEGAL, WRONG, BAD, FINISHED = (
+    "continue",
+    "right",
+    "solved",
+    "illegal",
+    "wrong",
+    "bad",
+    "finished",
+)
+
+
+# -- who is playing --------------------------------------------------------------------------------
+
+
+def session_key(request) -> str:
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key or ""
+
+
+def visitor_attempt_ids(request) -> list[int]:
+    return list(progress.session_data(request, PROGRESS_KEY).get("attempts", []))
+
+
+def owned(request) -> QuerySet[Attempt]:
+    """The attempts of the account, or of the visitor (the ids their session holds)."""
+    if request.user.is_authenticated:
+        return Attempt.objects.filter(user=request.user)
+    return Attempt.objects.filter(user__isnull=True, pk__in=visitor_attempt_ids(request))
+
+
+def get_owned(request, pk: int) -> Attempt | None:
+    return owned(request).select_related("puzzle").filter(pk=pk).first()
+
+
+# -- which puzzles are served ----------------------------------------------------------------------
+
+
+def servable(variant: str) -> QuerySet[Puzzle]:
+    """Unique-verified puzzles whose proof tree is complete (the trainer judges by it)."""
+    return (
+        Puzzle.objects.proven()
+        .filter(variant=variant, proof__isnull=False)
+        .exclude(proof__proof_complete=False)
+    )
+
+
+def puzzle_rating(puzzle: Puzzle) -> glicko2.Rating:
+    row = PuzzleRating.objects.filter(puzzle=puzzle).first()
+    if row is None:
+        return glicko2.Rating(float(puzzle.difficulty), 250.0)
+    return glicko2.Rating(row.rating, row.deviation, row.volatility)
+
+
+def player_rating(request, variant: str) -> glicko2.Rating:
+    if request.user.is_authenticated:
+        row = PlayerRating.objects.filter(user=request.user, variant=variant).first()
+        if row is not None:
+            return glicko2.Rating(row.rating, row.deviation, row.volatility)
+        return glicko2.Rating()
+    stored = progress.session_data(request, PROGRESS_KEY).get("ratings", {}).get(variant)
+    return glicko2.Rating(*stored[:3]) if stored else glicko2.Rating()
+
+
+def goal_kind(goal: str) -> str:
+    return goal.split(":", 1)[0]
+
+
+def next_puzzle(
+    request,
+    variant: str,
+    *,
+    goal: str = "",
+    motif: str = "",
+    exclude: int | None = None,
+    rng: random.Random | None = None,
+) -> Puzzle | None:
+    """The next puzzle of the stream: near the player's rating, never one the player solved
+    (nor, while others remain, one already tried) until the pool runs out."""
+    rows = list(
+        servable(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+    )
+    if goal in GOAL_FILTERS:
+        rows = [r for r in rows if goal_kind(r[1]) == goal]
+    if motif:
+        rows = [r for r in rows if any(m == motif or m.split(":")[0] == motif for m in r[2])]
+    if not rows:
+        return None
+    mine = owned(request).filter(puzzle__variant=variant)
+    solved = set(mine.filter(solved=True).values_list("puzzle_id", flat=True))
+    tried = set(mine.filter(finished_at__isnull=False).values_list("puzzle_id", flat=True))
+    tried |= set(mine.filter(failed=True).values_list("puzzle_id", flat=True))
+    fresh = [r for r in rows if r[0] not in tried and r[0] != exclude]
+    pool = fresh or [r for r in rows if r[0] not in solved and r[0] != exclude]
+    if not pool:
+        pool = [r for r in rows if r[0] != exclude] or rows  # all solved: start again
+    target = player_rating(request, variant).rating
+    pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
+    choice = (rng or random).choice(pool[:NEAREST])
+    return Puzzle.objects.get(pk=choice[0])
+
+
+def motif_choices(variant: str) -> list[str]:
+    names: set[str] = set()
+    for motifs in servable(variant).values_list("motifs", flat=True):
+        names.update(m.split(":")[0] for m in motifs)
+    return sorted(names)
+
+
+# -- the goal in words -----------------------------------------------------------------------------
+
+
+def side_name(puzzle: Puzzle) -> str:
+    return _("White") if puzzle.white_to_move else _("Black")
+
+
+def goal_text(puzzle: Puzzle) -> str:
+    """The goal in words: "White to play and win two pieces", "Black to play: find the forced
+    multi-jump"."""
+    white = puzzle.white_to_move
+    kind = goal_kind(puzzle.goal)
+    if kind == "capture":
+        multi = any(
+            m.startswith("capture:") and m.split(":")[1].isdigit() and int(m.split(":")[1]) > 1
+            for m in puzzle.motifs
+        )
+        if multi:
+            return (
+                _("White to play: find the forced multi-jump.")
+                if white
+                else _("Black to play: find the forced multi-jump.")
+            )
+        return (
+            _("White to play: find the forced capture.")
+            if white
+            else _("Black to play: find the forced capture.")
+        )
+    moves = puzzle.horizon or 1
+    within = ngettext("in one move", "within %(n)d moves", moves) % {"n": moves}
+    if kind == "gain":
+        n = int(puzzle.goal.split(":")[1])
+        words = {1: _("one piece"), 2: _("two pieces"), 3: _("three pieces")}
+        what = words.get(n) or _("%(n)d pieces") % {"n": n}
+        if white:
+            return _("White to play and win %(what)s %(within)s.") % {
+                "what": what,
+                "within": within,
+            }
+        return _("Black to play and win %(what)s %(within)s.") % {"what": what, "within": within}
+    if white:
+        return _("White to play and win the game %(within)s.") % {"within": within}
+    return _("Black to play and win the game %(within)s.") % {"within": within}
+
+
+# -- attempts --------------------------------------------------------------------------------------
+
+
+def context_key(puzzle: Puzzle, source: str, extra: Any = "") -> str:
+    return f"{source}:{puzzle.pk}:{extra}"
+
+
+def start_or_resume(
+    request,
+    puzzle: Puzzle,
+    *,
+    source: str = Attempt.Source.STREAM,
+    set_id: int | None = None,
+    daily_date=None,
+    fresh: bool = False,
+) -> Attempt:
+    """The attempt the player is on for ``puzzle`` in this context (a new one when there is none
+    or ``fresh``)."""
+    key = context_key(puzzle, source, set_id or daily_date or "")
+    current = request.session.get(CURRENT_KEY, {})
+    attempt = None
+    if not fresh and key in current:
+        attempt = get_owned(request, current[key])
+    if attempt is None:
+        attempt = Attempt.objects.create(
+            user=request.user if request.user.is_authenticated else None,
+            session_key=session_key(request),
+            puzzle=puzzle,
+            source=source,
+            set_id=set_id,
+            daily_date=daily_date,
+        )
+        if not request.user.is_authenticated:
+            ids = visitor_attempt_ids(request)[-500:]
+            progress.update_session_data(request, PROGRESS_KEY, {"attempts": [*ids, attempt.pk]})
+        current = {**request.session.get(CURRENT_KEY, {}), key: attempt.pk}
+        if len(current) > 200:
+            current = dict(list(current.items())[-200:])
+        request.session[CURRENT_KEY] = current
+    return attempt
+
+
+def is_first_attempt(attempt: Attempt) -> bool:
+    """No earlier attempt at this puzzle by the same player."""
+    earlier = Attempt.objects.filter(puzzle_id=attempt.puzzle_id, pk__lt=attempt.pk)
+    if attempt.user_id:
+        return not earlier.filter(user_id=attempt.user_id).exists()
+    return not earlier.filter(user__isnull=True, session_key=attempt.session_key).exists()
+
+
+# -- the proof tree (plain data) -------------------------------------------------------------------
+
+
+def _key(node: dict[str, Any]) -> tuple[int, int, tuple[int, ...]]:
+    return (int(node["start"]), int(node["end"]), tuple(sorted(node["captured"])))
+
+
+def accepted(proof: dict[str, Any], line: list[str]) -> list[dict[str, Any]]:
+    """The solver's moves the proof accepts after ``line`` (empty once ``line`` left it)."""
+    nodes = proof.get("proof", [])
+    for text in line:
+        found = [n for n in nodes if text == n["move"] or text in n["routes"]]
+        if not found:
+            return []
+        nodes = found[0].get("replies", [])
+    return nodes
+
+
+def _solver_cost(node: dict[str, Any]) -> int:
+    """Further solver moves needed after solver move ``node`` against the best defence."""
+    replies = node.get("replies", [])
+    return max((_defender_cost(r) for r in replies), default=0)
+
+
+def _defender_cost(node: dict[str, Any]) -> int:
+    answers = node.get("replies", [])
+    if not answers:
+        return 0
+    return 1 + min(_solver_cost(a) for a in answers)
+
+
+def _on_main_line(proof: dict[str, Any], line: list[str], node: dict[str, Any]) -> bool:
+    solution = proof.get("solution", [])
+    n = len(line)
+    return (
+        solution[:n] == line
+        and n < len(solution)
+        and (solution[n] == node["move"] or solution[n] in node["routes"])
+    )
+
+
+def stubborn_reply(proof: dict[str, Any], line: list[str], node: dict[str, Any]) -> dict[str, Any]:
+    """The defender's reply to solver move ``node`` (played as the last of ``line``) that delays
+    the goal longest; the proof's main line on a tie, then the longest capture."""
+    replies = node["replies"]
+    return max(
+        replies,
+        key=lambda r: (_defender_cost(r), _on_main_line(proof, line, r), len(r["captured"])),
+    )
+
+
+def best_move(proof: dict[str, Any], line: list[str]) -> dict[str, Any] | None:
+    """The quickest accepted solver move after ``line`` (the main line on a tie)."""
+    moves = accepted(proof, line)
+    if not moves:
+        return None
+    return min(moves, key=lambda m: (_solver_cost(m), not _on_main_line(proof, line, m)))
+
+
+# -- judging a move --------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    kind: str
+    message: str = ""
+    article: str = ""
+    squares: tuple[int, ...] = ()
+    path: tuple[int, ...] = ()
+    played: str = ""
+    reply: str = ""
+    refutation: dict[str, Any] = field(default_factory=dict)
+    rating_change: float | None = None
+
+    @property
+    def status(self) -> int:
+        return 400 if self.kind in (BAD, FINISHED) else 200
+
+
+def _elapsed_ms(attempt: Attempt, now) -> int:
+    spent = sum(int(m.get("ms", 0)) for m in attempt.moves)
+    return max(0, int((now - attempt.started_at).total_seconds() * 1000) - spent)
+
+
+def play(request, attempt: Attempt, *, route: str = "", text: str = "") -> Result:
+    """Judge one move (clicked route so far or typed notation) and answer for the board."""
+    if attempt.is_finished:
+        return Result(FINISHED, _("This puzzle is finished: press Retry to play it again."))
+    puzzle = attempt.puzzle
+    proof = puzzle.proof or {}
+    line = list(attempt.line)
+    entry = engine.read_entry(puzzle.variant, puzzle.fen, line, route=route, text=text)
+    if entry.status == "continue":
+        return Result(CONTINUE, entry.message, path=entry.path)
+    if entry.status == "bad":
+        return Result(BAD, entry.message, article=entry.article)
+    now = timezone.now()
+    ms = _elapsed_ms(attempt, now)
+    if entry.status == "illegal":
+        attempt.moves = [*attempt.moves, {"text": entry.entered, "ok": False, "ms": ms}]
+        change = _fail(request, attempt)
+        return Result(
+            ILLEGAL,
+            entry.message,
+            article=entry.article,
+            squares=entry.squares,
+            played=entry.entered,
+            rating_change=change,
+        )
+    match = [n for n in accepted(proof, line) if _key(n) == entry.key]
+    if not match:
+        attempt.moves = [*attempt.moves, {"text": entry.notation, "ok": False, "ms": ms}]
+        change = _fail(request, attempt)
+        moves_left = max(1, (puzzle.horizon or 1) - len(line) // 2)
+        refutation = engine.refutation(
+            puzzle.variant, puzzle.fen, puzzle.goal, line, entry.route, moves_left
+        )
+        refutation["wrong"] = entry.route
+        refutation["wrong_notation"] = entry.notation
+        return Result(
+            WRONG,
+            refutation_message(puzzle, entry.notation, refutation),
+            played=entry.notation,
+            refutation=refutation,
+            rating_change=change,
+        )
+    node = match[0]
+    attempt.moves = [*attempt.moves, {"text": entry.notation, "ok": True, "ms": ms}]
+    line.append(node["move"])
+    reply_text = ""
+    done = not node.get("replies")
+    if not done:
+        reply = stubborn_reply(proof, line, node)
+        reply_text = engine.move_notation(puzzle.variant, puzzle.fen, line, reply["move"])
+        line.append(reply["move"])
+        done = not reply.get("replies")
+    attempt.line = line
+    if done:
+        change = _solve(request, attempt)
+        return Result(
+            SOLVED,
+            _("Solved!") if not attempt.failed else _("Solved, after a mistake."),
+            played=entry.notation,
+            reply=reply_text,
+            rating_change=change,
+        )
+    attempt.save(update_fields=["moves", "line"])
+    return Result(
+        RIGHT,
+        _("Right! %(side)s answers %(reply)s. Your move.")
+        % {"side": _("Black") if puzzle.white_to_move else _("White"), "reply": reply_text},
+        played=entry.notation,
+        reply=reply_text,
+    )
+
+
+def refutation_message(puzzle: Puzzle, wrong: str, refutation: dict[str, Any]) -> str:
+    defender = _("Black") if puzzle.white_to_move else _("White")
+    if not refutation.get("reply"):
+        return _("%(move)s does not reach the goal.") % {"move": wrong}
+    n = refutation.get("captured", 0)
+    if n:
+        return ngettext(
+            "%(move)s is legal but does not win: this lets %(side)s play %(reply)s, capturing %(n)d piece.",
+            "%(move)s is legal but does not win: this lets %(side)s play %(reply)s, capturing %(n)d pieces.",
+            n,
+        ) % {"move": wrong, "side": defender, "reply": refutation["notation"], "n": n}
+    return _(
+        "%(move)s is legal but does not win: this lets %(side)s play %(reply)s, and the goal is out of reach."
+    ) % {"move": wrong, "side": defender, "reply": refutation["notation"]}
+
+
+def hint(attempt: Attempt) -> int | None:
+    """The square of the piece to move (counted as a hint); None when nothing is left to do."""
+    if attempt.is_finished:
+        return None
+    node = best_move(attempt.puzzle.proof or {}, list(attempt.line))
+    if node is None:
+        return None
+    Attempt.objects.filter(pk=attempt.pk).update(hints=attempt.hints + 1)
+    attempt.hints += 1
+    return int(node["start"])
+
+
+def show_solution(request, attempt: Attempt) -> float | None:
+    """Finish the attempt by showing the solution (a failure when not solved yet)."""
+    if attempt.is_finished:
+        return None
+    attempt.solution_shown = True
+    change = None
+    if not attempt.failed:
+        attempt.failed = True
+        change = _rate(request, attempt, 0.0)
+    _finish(attempt)
+    return change
+
+
+def retry(request, attempt: Attempt) -> Attempt:
+    """Back to the start: the same attempt while unfinished, else a new (unrated) replay."""
+    if not attempt.is_finished:
+        attempt.line = []
+        attempt.save(update_fields=["line"])
+        return attempt
+    return start_or_resume(
+        request,
+        attempt.puzzle,
+        source=Attempt.Source.REPLAY if attempt.source != Attempt.Source.DAILY else attempt.source,
+        set_id=attempt.set_id,
+        daily_date=attempt.daily_date,
+        fresh=True,
+    )
+
+
+def solution_line(puzzle: Puzzle) -> list[str]:
+    return list((puzzle.proof or {}).get("solution", []))
+
+
+def _finish(attempt: Attempt) -> None:
+    now = timezone.now()
+    attempt.finished_at = now
+    attempt.seconds = round((now - attempt.started_at).total_seconds(), 3)
+    attempt.save()
+
+
+def _fail(request, attempt: Attempt) -> float | None:
+    change = None
+    if not attempt.failed:
+        attempt.failed = True
+        change = _rate(request, attempt, 0.0)
+    attempt.save(update_fields=["moves", "failed", "rated"])
+    return change
+
+
+def _solve(request, attempt: Attempt) -> float | None:
+    attempt.solved = True
+    change = None
+    if not attempt.failed:
+        change = _rate(request, attempt, 0.5 if attempt.hints else 1.0)
+    _finish(attempt)
+    return change
+
+
+def score_of(attempt: Attempt) -> float | None:
+    """The rated result of an attempt, or None while it is still open."""
+    if attempt.failed or attempt.solution_shown:
+        return 0.0
+    if attempt.solved:
+        return 0.5 if attempt.hints else 1.0
+    return None
+
+
+# -- ratings ---------------------------------------------------------------------------------------
+
+
+def _rate(request, attempt: Attempt, score: float) -> float | None:
+    """Rate the attempt if it is the player's first at the puzzle; the player's rating change."""
+    if not is_first_attempt(attempt):
+        return None
+    if request.user.is_authenticated and attempt.user_id == request.user.pk:
+        return rate_account(attempt, score)
+    # a visitor: a rating in the session (the attempt is rated again in the account at sign-up)
+    variant = attempt.puzzle.variant
+    before = player_rating(request, variant)
+    after, _puzzle = glicko2.rate_pair(before, puzzle_rating(attempt.puzzle), score)
+    data = progress.session_data(request, PROGRESS_KEY)
+    ratings = dict(data.get("ratings", {}))
+    games = (ratings.get(variant) or [0, 0, 0, 0])[3]
+    ratings[variant] = [after.rating, after.deviation, after.volatility, games + 1]
+    progress.update_session_data(request, PROGRESS_KEY, {"ratings": ratings})
+    return after.rating - before.rating
+
+
+def rate_account(attempt: Attempt, score: float) -> float | None:
+    """Apply one rated attempt to the account's and the puzzle's Glicko-2 ratings (once)."""
+    with transaction.atomic():
+        if not Attempt.objects.filter(pk=attempt.pk, rated=False).update(rated=True):
+            return None
+        attempt.rated = True
+        variant = attempt.puzzle.variant
+        player, _created = PlayerRating.objects.select_for_update().get_or_create(
+            user_id=attempt.user_id, variant=variant
+        )
+        prow, _created = PuzzleRating.objects.select_for_update().get_or_create(
+            puzzle=attempt.puzzle,
+            defaults={"rating": float(attempt.puzzle.difficulty), "deviation": 250.0},
+        )
+        before = glicko2.Rating(player.rating, player.deviation, player.volatility)
+        new_player, new_puzzle = glicko2.rate_pair(
+            before, glicko2.Rating(prow.rating, prow.deviation, prow.volatility), score
+        )
+        player.rating, player.deviation, player.volatility = (
+            new_player.rating,
+            new_player.deviation,
+            new_player.volatility,
+        )
+        player.games += 1
+        player.save()
+        prow.rating, prow.deviation, prow.volatility = (
+            new_puzzle.rating,
+            new_puzzle.deviation,
+            new_puzzle.volatility,
+        )
+        prow.games += 1
+        prow.save()
+        RatingHistory.objects.create(
+            user_id=attempt.user_id,
+            variant=variant,
+            rating=new_player.rating,
+            deviation=new_player.deviation,
+            attempt=attempt,
+            at=attempt.finished_at or timezone.now(),
+        )
+        return new_player.rating - before.rating
+
+
+@progress.handover(PROGRESS_KEY)
+def move_attempts_to_account(user, data: dict[str, Any]) -> None:
+    """A visitor logged in or signed up: their attempts become the account's, and each that is
+    the account's first at its puzzle and has a result is rated (in the order played)."""
+    ids = [int(i) for i in data.get("attempts", []) if str(i).isdigit()]
+    if not ids:
+        return
+    visitor = Attempt.objects.filter(pk__in=ids, user__isnull=True)
+    visitor.update(user=user)
+    for attempt in (
+        Attempt.objects.filter(pk__in=ids, user=user, rated=False)
+        .select_related("puzzle")
+        .order_by("pk")
+    ):
+        score = score_of(attempt)
+        if score is None:
+            continue
+        if Attempt.objects.filter(
+            user=user, puzzle_id=attempt.puzzle_id, pk__lt=attempt.pk
+        ).exists():
+            continue
+        rate_account(attempt, score)
+
+
+# -- the dashboard ---------------------------------------------------------------------------------
+
+
+def difficulty_band(rating: float) -> str:
+    if rating < 1200:
+        return _("easy")
+    if rating < 1600:
+        return _("medium")
+    if rating < 2000:
+        return _("hard")
+    return _("very hard")
+
+
+def dashboard(request, variant: str) -> dict[str, Any]:
+    """Solved and failed puzzles, by motif and difficulty, and the failures to replay."""
+    attempts = list(
+        owned(request)
+        .filter(puzzle__variant=variant)
+        .select_related("puzzle")
+        .order_by("started_at", "pk")
+    )
+    per_puzzle: dict[int, dict[str, Any]] = {}
+    for a in attempts:
+        row = per_puzzle.setdefault(
+            a.puzzle_id, {"puzzle": a.puzzle, "solved": False, "failed": False, "last": a}
+        )
+        # the first attempt decides solved / failed; a later clean solve clears a failure
+        if a.solved and not a.failed:
+            row["solved"], row["failed"] = True, False
+        elif a.failed and not row["solved"]:
+            row["failed"] = True
+        elif a.solved:
+            row["solved"] = True
+        row["last"] = a
+    by_motif: dict[str, list[int]] = {}
+    by_band: dict[str, list[int]] = {}
+    for row in per_puzzle.values():
+        p = row["puzzle"]
+        cell = (1 if row["solved"] and not row["failed"] else 0, 1 if row["failed"] else 0)
+        for m in sorted({m.split(":")[0] for m in p.motifs}) or ["-"]:
+            by_motif.setdefault(m, [0, 0])
+            by_motif[m][0] += cell[0]
+            by_motif[m][1] += cell[1]
+        band = difficulty_band(p.difficulty)
+        by_band.setdefault(band, [0, 0])
+        by_band[band][0] += cell[0]
+        by_band[band][1] += cell[1]
+    failures = [row["puzzle"] for row in per_puzzle.values() if row["failed"]]
+    return {
+        "tried": len(per_puzzle),
+        "solved": sum(1 for r in per_puzzle.values() if r["solved"] and not r["failed"]),
+        "failed": sum(1 for r in per_puzzle.values() if r["failed"]),
+        "by_motif": sorted(by_motif.items()),
+        "by_band": sorted(by_band.items()),
+        "failures": failures,
+        "recent": attempts[::-1][:10],
+    }
+
+
+def history_points(user, variant: str, since_days: int = 3650) -> list[tuple[Any, float]]:
+    cutoff = timezone.now() - timedelta(days=since_days)
+    return list(
+        RatingHistory.objects.filter(user=user, variant=variant, at__gte=cutoff)
+        .order_by("at", "pk")
+        .values_list("at", "rating")
+    )

@@ -1,0 +1,342 @@
+"""The puzzle trainer's pages: the stream, a puzzle being solved, the daily puzzle and its archive,
+the dashboard.
+
+A puzzle page is one screen; the region that changes as the player moves is the ``trainer``
+partial (django-template-partials). Every action is a POST to the attempt (``move``, ``hint``,
+``solution``, ``retry``): htmx gets the partial, a plain form post is redirected back to the page.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from core.variants import current_variant, get_variant, remember_variant
+
+from . import daily as daily_mod
+from . import engine, trainer
+from .models import Attempt, PlayerRating
+
+ACTIONS = ("move", "hint", "solution", "retry")
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
+
+
+def _remember(request: HttpRequest, variant: str) -> None:
+    if request.session.get("dama_variant") != variant:
+        remember_variant(request, variant)
+
+
+@never_cache
+@require_GET
+def stream(request: HttpRequest, variant: str) -> HttpResponse:
+    """The puzzle stream: on to the next puzzle near the player's rating (``?goal=``, ``?motif=``
+    filter it; ``?set=`` is kept for the puzzle page)."""
+    info = get_variant(variant)
+    _remember(request, variant)
+    goal = request.GET.get("goal", "")
+    motif = request.GET.get("motif", "")[:40]
+    puzzle = trainer.next_puzzle(
+        request, variant, goal=goal, motif=motif, exclude=_int(request.GET.get("after"))
+    )
+    if puzzle is None:
+        return render(
+            request,
+            "puzzles/trainer_empty.html",
+            {
+                "variant": info,
+                "goal": goal,
+                "motif": motif,
+                "motifs": trainer.motif_choices(variant),
+                "diagram": engine.diagram(variant),
+            },
+        )
+    query = {k: v for k, v in (("goal", goal), ("motif", motif)) if v}
+    if _int(request.GET.get("set")):
+        query["set"] = request.GET["set"]
+    url = reverse("puzzles:solve", args=[variant, puzzle.pk])
+    return redirect(url + ("?" + urlencode(query) if query else ""))
+
+
+def _puzzle(variant: str, pk: int):
+    get_variant(variant)
+    puzzle = trainer.servable(variant).filter(pk=pk).first()
+    if puzzle is None:
+        raise Http404(_("No such puzzle."))
+    return puzzle
+
+
+def _context(
+    request: HttpRequest,
+    attempt: Attempt,
+    *,
+    result: trainer.Result | None = None,
+    hint_square: int | None = None,
+    extra: dict | None = None,
+) -> dict:
+    puzzle = attempt.puzzle
+    variant = puzzle.variant
+    line = list(attempt.line)
+    marks: dict[int, str] = {}
+    path: tuple[int, ...] = ()
+    animate = False
+    refutation_board = None
+    if result is not None:
+        if result.kind == trainer.CONTINUE:
+            path = result.path
+        if result.kind == trainer.ILLEGAL:
+            marks = {sq: "bad" for sq in result.squares}
+        if result.kind in (trainer.RIGHT, trainer.SOLVED) and result.reply:
+            animate = True
+        if result.kind == trainer.WRONG and result.refutation.get("wrong"):
+            refutation_board = engine.trainer_board(
+                variant,
+                puzzle.fen,
+                [*line, result.refutation["wrong"]],
+                arrows=[result.refutation["reply"]] if result.refutation.get("reply") else [],
+            )
+    if hint_square:
+        marks[hint_square] = "hint"
+    board = engine.trainer_board(
+        variant, puzzle.fen, line, path=path, marks=marks, flipped=False, animate=animate
+    )
+    finished = attempt.is_finished
+    filters = {k: request.GET.get(k, "") for k in ("goal", "motif")}
+    next_query = {k: v for k, v in filters.items() if v}
+    next_query["after"] = str(puzzle.pk)
+    if attempt.set_id:
+        next_query["set"] = str(attempt.set_id)
+    context = {
+        "variant": get_variant(variant),
+        "puzzle": puzzle,
+        "attempt": attempt,
+        "board": board,
+        "result": result,
+        "hint_square": hint_square,
+        "goal_text": trainer.goal_text(puzzle),
+        "goal_kind": trainer.goal_kind(puzzle.goal),
+        "finished": finished,
+        "refutation_board": refutation_board,
+        # the solution reaches the page only once the attempt is finished
+        "frames": (
+            engine.replay_frames(variant, puzzle.fen, trainer.solution_line(puzzle))
+            if finished
+            else []
+        ),
+        "solution_text": (
+            puzzle.numbered(engine.texts_of(variant, puzzle.fen, trainer.solution_line(puzzle)))
+            if finished
+            else ""
+        ),
+        "rating": trainer.player_rating(request, variant),
+        "next_url": reverse("puzzles:trainer", args=[variant]) + "?" + urlencode(next_query),
+        "action_urls": {a: reverse(f"puzzles:attempt_{a}", args=[attempt.pk]) for a in ACTIONS},
+        "daily": None,
+    }
+    if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
+        context["daily"] = {
+            "date": attempt.daily_date,
+            "streak": daily_mod.streak(request, variant),
+            "is_today": attempt.daily_date == daily_mod.today(),
+        }
+        context["next_url"] = reverse("puzzles:trainer", args=[variant])
+    if extra:
+        context.update(extra)
+    return context
+
+
+def _render(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    template = "puzzles/trainer.html#trainer" if request.htmx else "puzzles/trainer.html"
+    return render(request, template, context, status=status)
+
+
+@never_cache
+@require_GET
+def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
+    """A puzzle to solve: the board, the side to move and the goal; the attempt is resumed."""
+    puzzle = _puzzle(variant, pk)
+    _remember(request, variant)
+    set_id = _int(request.GET.get("set"))
+    if set_id:
+        source = Attempt.Source.SET
+    elif request.GET.get("replay"):
+        source = Attempt.Source.REPLAY
+    else:
+        source = Attempt.Source.STREAM
+    attempt = trainer.start_or_resume(request, puzzle, source=source, set_id=set_id)
+    if source == Attempt.Source.REPLAY and attempt.is_finished:
+        attempt = trainer.start_or_resume(request, puzzle, source=source, fresh=True)
+    return _render(request, _context(request, attempt))
+
+
+def _owned_or_404(request: HttpRequest, pk: int) -> Attempt:
+    attempt = trainer.get_owned(request, pk)
+    if attempt is None:
+        raise Http404(_("No such attempt."))
+    return attempt
+
+
+def _back(attempt: Attempt) -> HttpResponse:
+    if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
+        if attempt.daily_date == daily_mod.today():
+            return redirect("puzzles:daily", variant=attempt.puzzle.variant)
+        return redirect(
+            "puzzles:daily_day", variant=attempt.puzzle.variant, day=attempt.daily_date.isoformat()
+        )
+    url = reverse("puzzles:solve", args=[attempt.puzzle.variant, attempt.puzzle_id])
+    if attempt.set_id:
+        url += "?" + urlencode({"set": attempt.set_id})
+    return redirect(url)
+
+
+@never_cache
+@require_POST
+def attempt_move(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _owned_or_404(request, pk)
+    result = trainer.play(
+        request,
+        attempt,
+        route=request.POST.get("route", "").strip(),
+        text=request.POST.get("move", ""),
+    )
+    if not request.htmx and result.kind not in (trainer.BAD, trainer.FINISHED):
+        # a plain form post (no JavaScript): show the answer on the page itself
+        return _render(request, _context(request, attempt, result=result))
+    return _render(request, _context(request, attempt, result=result), status=result.status)
+
+
+@never_cache
+@require_POST
+def attempt_hint(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _owned_or_404(request, pk)
+    square = trainer.hint(attempt)
+    return _render(request, _context(request, attempt, hint_square=square))
+
+
+@never_cache
+@require_POST
+def attempt_solution(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _owned_or_404(request, pk)
+    change = trainer.show_solution(request, attempt)
+    result = trainer.Result("shown", _("The solution:"), rating_change=change)
+    return _render(request, _context(request, attempt, result=result))
+
+
+@never_cache
+@require_POST
+def attempt_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _owned_or_404(request, pk)
+    fresh = trainer.retry(request, attempt)
+    if not request.htmx:
+        return _back(fresh)
+    result = trainer.Result("retry", _("Back to the start position. Try again."))
+    return _render(request, _context(request, fresh, result=result))
+
+
+# -- the daily puzzle ------------------------------------------------------------------------------
+
+
+def _daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
+    info = get_variant(variant)
+    row = daily_mod.daily_puzzle(variant, day)
+    if row is None:
+        return render(
+            request,
+            "puzzles/daily.html",
+            {"variant": info, "streak": daily_mod.streak(request, variant)},
+        )
+    attempt = trainer.start_or_resume(
+        request, row.puzzle, source=Attempt.Source.DAILY, daily_date=day
+    )
+    return _render(request, _context(request, attempt))
+
+
+@never_cache
+@require_GET
+def daily(request: HttpRequest, variant: str) -> HttpResponse:
+    """Today's puzzle: the same for everyone, with the player's streak."""
+    get_variant(variant)
+    _remember(request, variant)
+    return _daily(request, variant, daily_mod.today())
+
+
+@never_cache
+@require_GET
+def daily_day(request: HttpRequest, variant: str, day: str) -> HttpResponse:
+    """A past daily puzzle from the archive (solving it does not count for the streak)."""
+    get_variant(variant)
+    try:
+        when = date.fromisoformat(day)
+    except ValueError:
+        raise Http404(_("No such date.")) from None
+    if when > daily_mod.today():
+        raise Http404(_("That daily puzzle is not out yet."))
+    if when == daily_mod.today():
+        return redirect("puzzles:daily", variant=variant)
+    if not daily_mod.archive(variant).filter(date=when).exists():
+        raise Http404(_("There was no daily puzzle that day."))
+    return _daily(request, variant, when)
+
+
+@require_GET
+def daily_archive(request: HttpRequest, variant: str) -> HttpResponse:
+    info = get_variant(variant)
+    rows = list(daily_mod.archive(variant)[:400])
+    solved = daily_mod.solved_days(request, variant)
+    tried = set(
+        trainer.owned(request)
+        .filter(source=Attempt.Source.DAILY, puzzle__variant=variant, solved=True)
+        .values_list("daily_date", flat=True)
+    )
+    entries = [
+        {
+            "row": r,
+            "on_time": r.date in solved,
+            "solved": r.date in tried,
+            "goal": trainer.goal_text(r.puzzle),
+        }
+        for r in rows
+    ]
+    return render(
+        request,
+        "puzzles/daily_archive.html",
+        {"variant": info, "entries": entries, "streak": daily_mod.streak(request, variant)},
+    )
+
+
+# -- the dashboard ---------------------------------------------------------------------------------
+
+
+@require_GET
+def dashboard_index(request: HttpRequest) -> HttpResponse:
+    return redirect("puzzles:dashboard", variant=current_variant(request))
+
+
+@never_cache
+@require_GET
+def dashboard(request: HttpRequest, variant: str) -> HttpResponse:
+    info = get_variant(variant)
+    data = trainer.dashboard(request, variant)
+    rating = None
+    if request.user.is_authenticated:
+        rating = PlayerRating.objects.filter(user=request.user, variant=variant).first()
+    return render(
+        request,
+        "puzzles/dashboard.html",
+        {
+            "variant": info,
+            "data": data,
+            "rating": rating,
+            "session_rating": trainer.player_rating(request, variant),
+            "streak": daily_mod.streak(request, variant),
+        },
+    )

@@ -1,0 +1,168 @@
+"""The daily puzzle: the same for everyone on a date, deterministic, no repeat within a year, the
+streak of consecutive days, the archive, and the periodic job."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from dama_learn.celery import app as celery_app
+from puzzles import daily
+from puzzles.models import Attempt, DailyPuzzle
+from tests.conftest import PASSWORD
+from tests.puzzle_fixtures import make_puzzle
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def pool():
+    """Five proven Czech capture puzzles (and one international one)."""
+    fens = ["W:W22:B18", "W:W21:B17", "W:W30:B26", "W:W23:B19", "W:W27:B23"]
+    made = [make_puzzle("czech_capture", fen=f, motifs=["capture:1"]) for f in fens]
+    make_puzzle("international_capture")
+    return made
+
+
+def solve_today(client, variant="czech"):
+    html = client.get(f"/daily/{variant}/").content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    row = Attempt.objects.get(pk=attempt)
+    route = row.puzzle.proof["solution"][0]
+    return client.post(f"/puzzles/attempt/{attempt}/move", {"move": route}, **HX)
+
+
+def test_daily_page_shows_the_same_puzzle_to_everyone(client, django_user_model, pool):
+    first = client.get("/daily/czech/").content.decode()
+    other = type(client)()
+    second = other.get("/daily/czech/").content.decode()
+    pick = re.compile(r'data-fen="([^"]+)"')
+    assert pick.search(first).group(1) == pick.search(second).group(1)
+    assert DailyPuzzle.objects.filter(variant="czech").count() == 1
+    assert "Daily puzzle: Czech draughts" in first
+    assert 'data-testid="streak"' in first
+
+
+def test_choice_is_deterministic_for_a_date(pool):
+    day = date(2030, 5, 17)
+    assert daily.choose("czech", day) == daily.choose("czech", day)
+    picks = {daily.choose("czech", day + timedelta(days=n)).pk for n in range(10)}
+    assert len(picks) > 1  # not the same puzzle every day
+
+
+def test_no_puzzle_repeats_within_a_year(pool):
+    start = date(2031, 1, 1)
+    used = [daily.daily_puzzle("czech", start + timedelta(days=n)).puzzle_id for n in range(5)]
+    assert len(set(used)) == 5  # five puzzles, five days, no repeat
+    # the pool ran out: the one used longest ago comes back
+    sixth = daily.daily_puzzle("czech", start + timedelta(days=5)).puzzle_id
+    assert sixth == used[0]
+    # a puzzle used a year and more ago is available again
+    late = daily.choose("czech", start + timedelta(days=400))
+    assert late is not None
+
+
+def test_a_puzzle_used_in_the_past_year_is_never_chosen(pool):
+    day = date(2032, 6, 1)
+    for n, puzzle in enumerate(pool[:4]):
+        DailyPuzzle.objects.create(
+            variant="czech", date=day - timedelta(days=300 + n), puzzle=puzzle
+        )
+    assert daily.choose("czech", day) == pool[4]
+
+
+def test_periodic_job_picks_today_and_tomorrow_and_is_in_the_beat_schedule(pool):
+    assert "puzzles.pick_daily_puzzles" in {
+        entry["task"] for entry in celery_app.conf.beat_schedule.values()
+    }
+    done = daily.pick_daily_puzzles.apply().get()
+    today = timezone.localdate()
+    assert done[f"czech:{today.isoformat()}"] is not None
+    assert DailyPuzzle.objects.filter(variant="czech", date=today + timedelta(days=1)).exists()
+    assert done[f"brazilian:{today.isoformat()}"] is None  # no Brazilian puzzle yet
+    daily.pick_daily_puzzles.apply().get()  # idempotent
+    assert DailyPuzzle.objects.filter(variant="czech").count() == 2
+
+
+def test_daily_without_puzzles_says_so(client):
+    response = client.get("/daily/brazilian/")
+    assert response.status_code == 200
+    assert 'data-testid="daily-empty"' in response.content.decode()
+
+
+def test_solving_today_starts_a_streak(client, student, pool):
+    client.login(username=student.username, password=PASSWORD)
+    html = solve_today(client).content.decode()
+    assert "Solved!" in html
+    assert "Streak: 1 day" in html
+    assert "today&#x27;s puzzle solved" in html or "today's puzzle solved" in html
+
+
+def test_streak_counts_consecutive_days_solved_on_the_day(client, student, pool):
+    client.login(username=student.username, password=PASSWORD)
+    today = daily.today()
+    for n in (1, 2, 3, 5):
+        day = today - timedelta(days=n)
+        row = daily.daily_puzzle("czech", day)
+        at = timezone.make_aware(timezone.datetime.combine(day, timezone.datetime.min.time()))
+        Attempt.objects.create(
+            user=student,
+            puzzle=row.puzzle,
+            source="daily",
+            daily_date=day,
+            solved=True,
+            finished_at=at + timedelta(hours=12),
+        )
+    # solved a day late: does not count
+    late = today - timedelta(days=4)
+    Attempt.objects.create(
+        user=student,
+        puzzle=daily.daily_puzzle("czech", late).puzzle,
+        source="daily",
+        daily_date=late,
+        solved=True,
+        finished_at=timezone.now(),
+    )
+    html = client.get("/daily/czech/").content.decode()
+    assert "Streak: 3 days" in html  # yesterday's run still stands before today is solved
+    assert "best 3" in html
+    html = solve_today(client).content.decode()
+    assert "Streak: 4 days" in html and "best 4" in html
+
+
+def test_visitor_streak_moves_to_the_account(client, student, pool):
+    solve_today(client)
+    client.post("/accounts/login/", {"username": student.username, "password": PASSWORD})
+    assert "Streak: 1 day" in client.get("/daily/czech/").content.decode()
+
+
+def test_archive_lists_past_daily_puzzles_and_opens_them(client, pool):
+    today = daily.today()
+    past = today - timedelta(days=2)
+    daily.daily_puzzle("czech", past)
+    daily.daily_puzzle("czech", today)
+    html = client.get("/daily/czech/archive/").content.decode()
+    assert f'data-date="{past.isoformat()}"' in html
+    assert f'data-date="{today.isoformat()}"' not in html
+    response = client.get(f"/daily/czech/{past.isoformat()}/")
+    assert response.status_code == 200
+    assert "does not count for the streak" in response.content.decode()
+    assert client.get(f"/daily/czech/{(today + timedelta(days=1)).isoformat()}/").status_code == 404
+    assert client.get("/daily/czech/2001-01-01/").status_code == 404
+    assert client.get("/daily/czech/yesterday/").status_code == 404
+    assert client.get(f"/daily/czech/{today.isoformat()}/").status_code == 302
+
+
+def test_solving_an_archived_puzzle_does_not_count_for_the_streak(client, pool):
+    past = daily.today() - timedelta(days=1)
+    daily.daily_puzzle("czech", past)
+    html = client.get(f"/daily/czech/{past.isoformat()}/").content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    route = Attempt.objects.get(pk=attempt).puzzle.proof["solution"][0]
+    html = client.post(f"/puzzles/attempt/{attempt}/move", {"move": route}, **HX).content.decode()
+    assert "Solved!" in html and "Streak: 0 days" in html

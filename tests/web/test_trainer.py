@@ -1,0 +1,389 @@
+"""The puzzle trainer on the web side: the stream, the solve page and its htmx partial, moves judged
+against the proof tree, wrong moves explained, hint / solution / retry, no solution in the page,
+the dashboard, sets, and a visitor's attempts moving to the account at login."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from puzzles import trainer
+from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
+from tests.conftest import PASSWORD
+from tests.puzzle_fixtures import PUZZLES, make_puzzle
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def gain():
+    return make_puzzle("czech_gain")
+
+
+@pytest.fixture
+def capture():
+    return make_puzzle("czech_capture")
+
+
+def open_puzzle(client, puzzle: Puzzle, query: str = "") -> tuple[int, str]:
+    response = client.get(f"/puzzles/{puzzle.variant}/{puzzle.pk}/{query}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    return attempt, html
+
+
+def move(client, attempt: int, *, route: str = "", text: str = "", htmx: bool = True):
+    extra = HX if htmx else {}
+    return client.post(f"/puzzles/attempt/{attempt}/move", {"route": route, "move": text}, **extra)
+
+
+def without_svg(html: str) -> str:
+    return re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+
+
+# -- the page ---------------------------------------------------------------------------------------
+
+
+def test_puzzle_page_states_the_side_to_move_and_the_goal_in_words(client, gain, capture):
+    _attempt, html = open_puzzle(client, gain)
+    assert "White to play and win one piece within 2 moves." in html
+    assert 'data-mode="lesson"' in html and 'data-turn="w"' in html
+    _attempt, html = open_puzzle(client, capture)
+    assert "White to play: find the forced multi-jump." in html
+
+
+def test_black_to_move_puzzle_says_black(client):
+    puzzle = make_puzzle("brazilian_capture")
+    _attempt, html = open_puzzle(client, puzzle)
+    assert "Black to play: find the forced multi-jump." in html
+
+
+@pytest.mark.parametrize("name", list(PUZZLES))
+def test_page_of_an_unsolved_puzzle_contains_no_move_of_its_solution(client, name):
+    puzzle = make_puzzle(name)
+    _attempt, html = open_puzzle(client, puzzle)
+    text = without_svg(html)
+    solution = puzzle.proof["solution"]
+    short = trainer.engine.texts_of(puzzle.variant, puzzle.fen, solution)
+    for move_text in [*solution, *short]:
+        assert move_text not in text, move_text
+    # no legal-move list, no proof, no route as data either
+    assert "data-moves" not in html
+    assert '"replies"' not in html and "routes" not in html
+    first = puzzle.proof["proof"][0]
+    assert "[" + ",".join(map(str, [first["start"], first["end"]])) not in html
+
+
+def test_only_unique_verified_puzzles_are_served(client, gain):
+    Puzzle.objects.filter(pk=gain.pk).update(verdict="cooked")
+    assert client.get(f"/puzzles/czech/{gain.pk}/").status_code == 404
+    response = client.get("/puzzles/czech/")
+    assert response.status_code == 200
+    assert 'data-testid="trainer-empty"' in response.content.decode()
+
+
+def test_puzzle_of_another_variant_is_a_404(client, gain):
+    assert client.get(f"/puzzles/international/{gain.pk}/").status_code == 404
+
+
+def test_reloading_the_page_resumes_the_same_attempt(client, gain):
+    first, _html = open_puzzle(client, gain)
+    move(client, first, text="22-17")
+    again, html = open_puzzle(client, gain)
+    assert again == first
+    assert "last move 13x22" in html
+
+
+# -- moves ------------------------------------------------------------------------------------------
+
+
+def test_right_move_is_answered_with_the_defenders_reply_in_the_partial(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    response = move(client, attempt, route="22,17")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="trainer"')  # the partial only
+    assert "<html" not in html
+    assert "Right! Black answers 13x22. Your move." in html
+    assert 'data-animate="13,22"' in html
+    row = Attempt.objects.get(pk=attempt)
+    assert row.line == ["22-17", "13x22"]
+    assert row.moves[0]["text"] == "22-17" and row.moves[0]["ok"] is True
+    assert isinstance(row.moves[0]["ms"], int)
+
+
+def test_solving_by_typed_notation_finishes_and_rates_the_attempt(client, django_user_model, gain):
+    django_user_model.objects.create_user("petr", "p@example.com", PASSWORD)
+    client.login(username="petr", password=PASSWORD)
+    attempt, _html = open_puzzle(client, gain)
+    move(client, attempt, text="22-17")
+    response = move(client, attempt, text="25x18x11")
+    html = response.content.decode()
+    assert 'data-testid="solved"' in html and "Solved!" in html
+    assert 'data-state="solved"' in html
+    row = Attempt.objects.get(pk=attempt)
+    assert row.solved and not row.failed and row.rated and row.finished_at is not None
+    assert row.seconds >= 0
+    rating = PlayerRating.objects.get(user__username="petr", variant="czech")
+    assert rating.rating > 1500 and rating.games == 1
+    assert RatingHistory.objects.filter(user__username="petr").count() == 1
+    assert gain.rating.rating < 1500  # the puzzle lost its game
+    # now the solution is in the page, as a replay
+    assert "1. 22-17 13x22 2. 25x11" in html
+    assert html.count('data-frame="') == 4
+
+
+def test_any_equivalent_route_is_accepted(client):
+    puzzle = make_puzzle("czech_capture")
+    attempt, _html = open_puzzle(client, puzzle)
+    response = move(client, attempt, text="28x3")
+    assert "Solved!" in response.content.decode()
+
+
+def test_multi_jump_clicked_landing_by_landing_goes_on_then_solves(client, capture):
+    attempt, _html = open_puzzle(client, capture)
+    response = move(client, attempt, route="28,19")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-path="28,19"' in html
+    assert "The capture goes on" in html
+    assert Attempt.objects.get(pk=attempt).moves == []  # nothing judged yet
+    move(client, attempt, route="28,19,12")
+    response = move(client, attempt, route="28,19,12,3")
+    assert "Solved!" in response.content.decode()
+
+
+def test_illegal_move_is_explained_with_its_article_and_fails_the_attempt(client, capture):
+    attempt, _html = open_puzzle(client, capture)
+    response = move(client, attempt, text="21-18")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "That move is not allowed." in html
+    assert "CUD 2006" in html  # the rule's article
+    assert 'data-testid="retry"' in html
+    row = Attempt.objects.get(pk=attempt)
+    assert (
+        row.failed
+        and not row.solved
+        and row.moves[-1]
+        == {
+            "text": "21-18",
+            "ok": False,
+            "ms": row.moves[-1]["ms"],
+        }
+    )
+
+
+def test_legal_but_wrong_move_shows_the_refutation_on_a_board(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    response = move(client, attempt, text="21-17")
+    html = response.content.decode()
+    assert "Not the solution." in html
+    assert "21-17 is legal but does not win: this lets Black play" in html
+    assert 'data-testid="refutation"' in html
+    row = Attempt.objects.get(pk=attempt)
+    assert row.failed and row.line == []  # the board stays before the wrong move
+    # the wrong move does not give the solution away
+    assert "25x11" not in without_svg(html) and "22-17" not in without_svg(html)
+
+
+def test_unreadable_input_is_a_400_that_does_not_count(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    response = move(client, attempt, text="hello")
+    assert response.status_code == 400
+    assert "is not a move" in response.content.decode()
+    assert not Attempt.objects.get(pk=attempt).failed
+
+
+def test_a_plain_form_post_gets_the_whole_page(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    response = move(client, attempt, text="22-17", htmx=False)
+    assert response.status_code == 200
+    assert "<html" in response.content.decode()
+
+
+def test_someone_elses_attempt_is_a_404(client, gain, outsider):
+    attempt, _html = open_puzzle(client, gain)
+    client.logout()
+    other = type(client)()
+    assert move(other, attempt, text="22-17").status_code == 404
+    other.login(username=outsider.username, password=PASSWORD)
+    assert move(other, attempt, text="22-17").status_code == 404
+
+
+def test_finished_attempt_refuses_more_moves(client, capture):
+    attempt, _html = open_puzzle(client, capture)
+    move(client, attempt, text="28x3")
+    response = move(client, attempt, text="28x3")
+    assert response.status_code == 400
+    assert "This puzzle is finished" in response.content.decode()
+
+
+# -- hint, solution, retry --------------------------------------------------------------------------
+
+
+def test_hint_highlights_the_piece_to_move_and_halves_the_score(client, student, gain):
+    client.login(username=student.username, password=PASSWORD)
+    attempt, _html = open_puzzle(client, gain)
+    response = client.post(f"/puzzles/attempt/{attempt}/hint", **HX)
+    html = response.content.decode()
+    assert "Hint: the highlighted piece moves first." in html
+    assert "22-17" not in without_svg(html)
+    assert Attempt.objects.get(pk=attempt).hints == 1
+    move(client, attempt, text="22-17")
+    move(client, attempt, text="25x11")
+    assert trainer.score_of(Attempt.objects.get(pk=attempt)) == 0.5
+
+
+def test_show_solution_finishes_as_a_failure_with_the_replay(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    response = client.post(f"/puzzles/attempt/{attempt}/solution", **HX)
+    html = response.content.decode()
+    assert 'data-testid="replay"' in html
+    assert "1. 22-17 13x22 2. 25x11" in html
+    row = Attempt.objects.get(pk=attempt)
+    assert row.solution_shown and row.failed and not row.solved and row.finished_at
+
+
+def test_retry_resets_an_open_attempt_and_starts_an_unrated_replay_after_the_end(
+    client, student, gain
+):
+    client.login(username=student.username, password=PASSWORD)
+    attempt, _html = open_puzzle(client, gain)
+    move(client, attempt, text="22-17")
+    move(client, attempt, text="21-17")  # wrong
+    response = client.post(f"/puzzles/attempt/{attempt}/retry", **HX)
+    assert "Back to the start position." in response.content.decode()
+    assert Attempt.objects.get(pk=attempt).line == []
+    client.post(f"/puzzles/attempt/{attempt}/solution", **HX)
+    response = client.post(f"/puzzles/attempt/{attempt}/retry", **HX)
+    new = int(re.search(r'data-attempt="(\d+)"', response.content.decode()).group(1))
+    assert new != attempt
+    assert Attempt.objects.get(pk=new).source == "replay"
+    move(client, new, text="22-17")
+    move(client, new, text="25x11")
+    row = Attempt.objects.get(pk=new)
+    assert row.solved and not row.rated  # only the first attempt is rated
+    assert PlayerRating.objects.get(user=student, variant="czech").games == 1
+
+
+# -- the stream -------------------------------------------------------------------------------------
+
+
+def test_stream_redirects_to_a_puzzle_of_the_variant(client, gain):
+    make_puzzle("international_capture")
+    response = client.get("/puzzles/czech/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/puzzles/czech/{gain.pk}/"
+
+
+def test_stream_never_repeats_a_solved_puzzle_until_the_pool_runs_out(client, student):
+    client.login(username=student.username, password=PASSWORD)
+    pool = {make_puzzle(name).pk for name in ("czech_capture", "czech_gain")} | {
+        make_puzzle(name, fen=fen, motifs=["capture:1"]).pk
+        for name, fen in (
+            ("czech_capture", "W:W22:B18"),
+            ("czech_capture", "W:W21:B17"),
+            ("czech_capture", "W:W30:B26"),
+        )
+    }
+    seen = []
+    for _ in range(len(pool)):
+        response = client.get("/puzzles/czech/")
+        pk = int(re.search(r"/puzzles/czech/(\d+)/", response["Location"]).group(1))
+        seen.append(pk)
+        attempt, _html = open_puzzle(client, Puzzle.objects.get(pk=pk))
+        client.post(f"/puzzles/attempt/{attempt}/solution", **HX)  # finished either way
+    assert sorted(seen) == sorted(pool)
+    # the pool ran out: the stream starts again rather than stopping
+    assert client.get("/puzzles/czech/").status_code == 302
+
+
+def test_stream_chooses_puzzles_near_the_players_rating(rf, student):
+    easy = make_puzzle("czech_capture", difficulty=900)
+    hard = make_puzzle("czech_gain", difficulty=2300)
+    PlayerRating.objects.create(user=student, variant="czech", rating=2250, deviation=60)
+    request = rf.get("/puzzles/czech/")
+    request.user = student
+    request.session = {}
+    chosen = {trainer.next_puzzle(request, "czech").pk for _ in range(5)}
+    assert hard.pk in chosen
+    trainer.NEAREST, old = 1, trainer.NEAREST
+    try:
+        assert trainer.next_puzzle(request, "czech").pk == hard.pk
+        PlayerRating.objects.filter(user=student).update(rating=950)
+        assert trainer.next_puzzle(request, "czech").pk == easy.pk
+    finally:
+        trainer.NEAREST = old
+
+
+def test_stream_filters_by_goal_and_motif(client, gain, capture):
+    response = client.get("/puzzles/czech/?goal=capture")
+    assert response["Location"] == f"/puzzles/czech/{capture.pk}/?goal=capture"
+    response = client.get("/puzzles/czech/?motif=sacrifice")
+    assert response["Location"] == f"/puzzles/czech/{gain.pk}/?motif=sacrifice"
+    response = client.get("/puzzles/czech/?motif=crowning")
+    assert 'data-testid="trainer-empty"' in response.content.decode()
+
+
+def test_set_parameter_is_recorded_on_the_attempt(client, gain):
+    attempt, html = open_puzzle(client, gain, "?set=7")
+    row = Attempt.objects.get(pk=attempt)
+    assert row.source == "set" and row.set_id == 7
+    assert "set=7" in html  # the next puzzle stays in the set
+
+
+# -- dashboard and hand-over ------------------------------------------------------------------------
+
+
+def test_dashboard_counts_solved_and_failed_by_motif_and_lists_failures(client, student):
+    client.login(username=student.username, password=PASSWORD)
+    gain = make_puzzle("czech_gain")
+    capture = make_puzzle("czech_capture")
+    attempt, _html = open_puzzle(client, capture)
+    move(client, attempt, text="28x3")
+    attempt, _html = open_puzzle(client, gain)
+    move(client, attempt, text="21-17")
+    html = client.get("/puzzles/czech/dashboard/").content.decode()
+    assert re.search(r'data-testid="tried">2<', html)
+    assert re.search(r'data-testid="solved">1<', html)
+    assert re.search(r'data-testid="failed">1<', html)
+    assert 'data-testid="by-motif"' in html and "sacrifice" in html
+    assert 'data-testid="by-difficulty"' in html
+    assert f'href="/puzzles/czech/{gain.pk}/?replay=1"' in html
+    replay = client.get(f"/puzzles/czech/{gain.pk}/?replay=1")
+    new = int(re.search(r'data-attempt="(\d+)"', replay.content.decode()).group(1))
+    assert Attempt.objects.get(pk=new).source == "replay"
+    assert client.get("/puzzles/dashboard/").status_code == 302
+
+
+def test_visitor_attempts_and_ratings_move_to_the_account_at_login(client, student, gain, capture):
+    attempt, _html = open_puzzle(client, capture)
+    move(client, attempt, text="28x3")
+    other, _html = open_puzzle(client, gain)
+    move(client, other, text="21-17")  # a failure
+    assert Attempt.objects.get(pk=attempt).user is None
+    client.post("/accounts/login/", {"username": student.username, "password": PASSWORD})
+    rows = Attempt.objects.filter(pk__in=[attempt, other])
+    assert all(r.user_id == student.pk for r in rows)
+    assert all(r.rated for r in rows)
+    rating = PlayerRating.objects.get(user=student, variant="czech")
+    assert rating.games == 2
+    assert RatingHistory.objects.filter(user=student).count() == 2
+    # the account goes on with the same attempt
+    again, _html = open_puzzle(client, gain)
+    assert again == other
+
+
+def test_profile_shows_the_rating_with_an_svg_history_chart(client, student, capture):
+    client.login(username=student.username, password=PASSWORD)
+    attempt, _html = open_puzzle(client, capture)
+    move(client, attempt, text="28x3")
+    html = client.get("/accounts/profile/").content.decode()
+    assert 'data-testid="puzzle-ratings"' in html
+    assert 'class="rating-chart"' in html and "<polyline" in html
+    assert "<script" not in html.split('data-testid="puzzle-ratings"')[1].split("</section>")[0]
