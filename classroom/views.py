@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -72,8 +72,13 @@ def _set_for(request: HttpRequest, pk: int, *, edit: bool = True) -> PuzzleSet:
 
 
 def trainer_url(puzzle: Puzzle, set_id: int) -> str:
-    """The trainer's page for ``puzzle``, recording attempts against the set."""
-    return reverse("puzzles:trainer", args=[puzzle.variant]) + f"{puzzle.pk}/?set={set_id}"
+    """The trainer's page for ``puzzle`` (``/puzzles/<variant>/<id>/``), recording attempts
+    against the set."""
+    try:
+        url = reverse("puzzles:solve", args=[puzzle.variant, puzzle.pk])
+    except NoReverseMatch:  # before the trainer (issue 6): the same address, by hand
+        url = reverse("puzzles:trainer", args=[puzzle.variant]) + f"{puzzle.pk}/"
+    return f"{url}?set={set_id}"
 
 
 # -- dashboards -------------------------------------------------------------------------------------

@@ -662,8 +662,14 @@ def test_attempts_logged_against_the_set_fill_the_progress_table(
     )
     mine = next(r for r in rows if r["username"] == student.username)
     assert (mine["status"], mine["attempts"], mine["seconds"]) == ("solved", "2", "40")
+    from django.apps import apps
+
+    apps.get_model("puzzles", "PlayerRating").objects.create(
+        user=student, variant="czech", rating=1623.4, deviation=80.2
+    )
     page = client.get(f"/teach/classes/{classroom.pk}/students/{student.pk}/").content.decode()
     assert 'data-testid="attempts"' in page and "1-5" in page
+    assert "czech: <strong>1623</strong>" in page
     client.force_login(student)
     assert "1 of 1 solved" in client.get("/teach/my/").content.decode()
 
