@@ -1,0 +1,105 @@
+"""In Chromium: a player solves a Czech, an international and a Brazilian puzzle by clicking
+(multi-jumps landing by landing, the defender's reply played by the site), fails one and reads
+the explanation, and solves the daily puzzle to start a streak."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.puzzle_fixtures import make_puzzle
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def expect():
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def click(page, *squares: int) -> None:
+    for n in squares:
+        page.locator(f'#trainer-board [data-square="{n}"]').first.click()
+
+
+def feedback(page):
+    return page.locator('[data-testid="feedback"]')
+
+
+def open_puzzle(page, puzzle) -> None:
+    page.goto(f"{page.base_url}/puzzles/{puzzle.variant}/{puzzle.pk}/")
+    expect()(page.locator('[data-testid="goal"]')).to_be_visible()
+
+
+def test_czech_multi_jump_clicked_landing_by_landing(page):
+    puzzle = make_puzzle("czech_capture")
+    open_puzzle(page, puzzle)
+    check = expect()
+    check(page.locator('[data-testid="goal"]')).to_have_text(
+        "White to play: find the forced multi-jump."
+    )
+    click(page, 28, 19)
+    check(page.locator("#trainer-board")).to_have_attribute("data-path", "28,19")
+    click(page, 12)
+    check(page.locator("#trainer-board")).to_have_attribute("data-path", "28,19,12")
+    click(page, 3)
+    check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
+    check(page.locator('[data-testid="rating-change"]')).to_be_visible()
+    # the solution replay steps through its frames
+    check(page.locator("[data-replay-count]")).to_contain_text("1 / 2")
+    page.locator("[data-replay-next]").click()
+    check(page.locator("[data-replay-count]")).to_contain_text("2 / 2")
+
+
+def test_international_capture_by_clicks(page):
+    puzzle = make_puzzle("international_capture")
+    open_puzzle(page, puzzle)
+    click(page, 36, 27, 18, 29)
+    expect()(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
+
+
+def test_brazilian_combination_with_the_defenders_reply(page):
+    puzzle = make_puzzle("brazilian_gain")
+    open_puzzle(page, puzzle)
+    check = expect()
+    click(page, 27, 24)
+    check(feedback(page)).to_contain_text("Right! Black answers")
+    check(page.locator("#trainer-board")).to_have_attribute("data-animate", "20,27")
+    click(page, 31, 24, 15, 22)
+    check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
+
+
+def test_failing_a_puzzle_is_explained_then_solved_after_a_retry(page):
+    check = expect()
+    capture = make_puzzle("czech_capture")
+    open_puzzle(page, capture)
+    click(page, 17, 13)  # a quiet move while a capture is compulsory
+    check(feedback(page)).to_contain_text("That move is not allowed.")
+    check(feedback(page)).to_contain_text("CUD 2006")
+    gain = make_puzzle("czech_gain")
+    open_puzzle(page, gain)
+    click(page, 21, 17)
+    check(feedback(page)).to_contain_text("is legal but does not win: this lets Black play")
+    check(page.locator('[data-testid="refutation"] svg')).to_be_visible()
+    page.locator('[data-testid="retry"]').click()
+    check(feedback(page)).to_contain_text("Back to the start position.")
+    page.locator('[data-testid="hint-button"]').click()
+    check(page.locator('[data-testid="hint"]')).to_be_visible()
+    click(page, 22, 17)
+    check(feedback(page)).to_contain_text("Right! Black answers 13x22.")
+    page.fill("#trainer-move", "25x18x11")
+    page.locator('[data-testid="play"]').click()
+    check(page.locator('[data-testid="solved"]')).to_contain_text("Solved, after a mistake.")
+
+
+def test_daily_puzzle_solved_starts_the_streak(page):
+    make_puzzle("czech_capture", fen="W:W22:B18", motifs=["capture:1"])
+    check = expect()
+    page.goto(page.base_url + "/daily/czech/")
+    check(page.locator("h1")).to_have_text("Daily puzzle: Czech draughts")
+    check(page.locator('[data-testid="streak"]')).to_contain_text("Streak: 0 days")
+    click(page, 22, 15)
+    check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
+    check(page.locator('[data-testid="streak"]')).to_contain_text("Streak: 1 day")
+    page.goto(page.base_url + "/daily/czech/archive/")
+    check(page.locator('[data-testid="streak"]')).to_contain_text("Your streak: 1 day")
