@@ -698,3 +698,29 @@ def test_pdn_export_of_a_set_reads_back_as_the_same_positions(client, teacher, p
     entries = engine.read_pdn(response.content, "czech", "win", None)
     assert [e.fen for e in entries] == [p.fen for p in puzzle_set.ordered_puzzles()]
     assert [e.goal for e in entries] == ["capture"]
+
+
+# -- language ---------------------------------------------------------------------------------------
+
+
+def test_the_classroom_catalogue_translates_every_string_into_czech_and_is_compiled():
+    import gettext
+    from pathlib import Path
+
+    from tests.web.test_i18n import read_po
+
+    locale = Path(__file__).resolve().parents[2] / "classroom" / "locale"
+    entries = read_po(locale / "cs/LC_MESSAGES/django.po")
+    assert len(entries) > 200
+    assert [k for k, (v, fuzzy) in entries.items() if not v or fuzzy] == []
+    with open(locale / "cs/LC_MESSAGES/django.mo", "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+    assert [k for k, (v, _f) in entries.items() if compiled.gettext(k) != v] == []
+
+
+def test_teachers_pages_speak_czech(client, teacher, classroom):
+    client.force_login(teacher)
+    page = client.get("/teach/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert "Vaše třídy" in page and "Nová sbírka" in page
+    page = client.get(classroom.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert "Pozvat žáky" in page and "Založit účty dětem" in page
