@@ -114,7 +114,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 
 # -- the trainer (issue 6) -------------------------------------------------------------------------
 
-from .models import Attempt, DailyPuzzle, PlayerRating, PuzzleRating  # noqa: E402
+from .models import Attempt, DailyPuzzle, PlayerRating, PuzzleRating, RatingHistory  # noqa: E402
 
 
 @admin.register(Attempt)
@@ -143,3 +143,10 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 class PuzzleRatingAdmin(admin.ModelAdmin):
     list_display = ["puzzle", "rating", "deviation", "games"]
     raw_id_fields = ["puzzle"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(admin.ModelAdmin):
+    list_display = ["user", "variant", "rating", "deviation", "at"]
+    list_filter = ["variant"]
+    raw_id_fields = ["user", "attempt"]

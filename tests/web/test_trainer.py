@@ -310,8 +310,6 @@ def test_stream_chooses_puzzles_near_the_players_rating(rf, student):
     request = rf.get("/puzzles/czech/")
     request.user = student
     request.session = {}
-    chosen = {trainer.next_puzzle(request, "czech").pk for _ in range(5)}
-    assert hard.pk in chosen
     trainer.NEAREST, old = 1, trainer.NEAREST
     try:
         assert trainer.next_puzzle(request, "czech").pk == hard.pk
