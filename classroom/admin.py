@@ -35,3 +35,16 @@ class PuzzleSetAdmin(admin.ModelAdmin):
 class AssignmentAdmin(admin.ModelAdmin):
     list_display = ("puzzle_set", "classroom", "due", "created")
     raw_id_fields = ("puzzle_set", "classroom", "assigned_by")
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("user", "classroom", "managed", "joined")
+    list_filter = ("managed",)
+    raw_id_fields = ("user", "classroom")
+
+
+@admin.register(SetItem)
+class SetItemAdmin(admin.ModelAdmin):
+    list_display = ("puzzle_set", "position", "puzzle")
+    raw_id_fields = ("puzzle_set", "puzzle")
