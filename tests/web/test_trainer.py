@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from puzzles import trainer
 from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
@@ -385,3 +386,11 @@ def test_profile_shows_the_rating_with_an_svg_history_chart(client, student, cap
     assert 'data-testid="puzzle-ratings"' in html
     assert 'class="rating-chart"' in html and "<polyline" in html
     assert "<script" not in html.split('data-testid="puzzle-ratings"')[1].split("</section>")[0]
+
+
+def test_goal_and_feedback_in_czech(client, gain):
+    client.post(reverse("set_language"), {"language": "cs", "next": "/"})
+    attempt, html = open_puzzle(client, gain)
+    assert "Bílý na tahu získá jeden kámen nejvýše za 2 tahy." in html
+    html = move(client, attempt, text="22-17").content.decode()
+    assert "Správně! Černý odpovídá 13x22. Jste na tahu." in html
