@@ -867,6 +867,15 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
     line = request.POST.get("line", "").split()
     action = request.POST.get("action", "play")
     message, is_error = "", False
+    if action == "show":  # a line of the proof (the cook, the refutation) to step through
+        try:
+            engine.replay(variant, fen, line)
+        except ValidationError as exc:
+            return HttpResponse(" ".join(exc.messages), status=400)
+        context = _line_context(
+            puzzle_set, fen, line, message=request.POST.get("label", "")[:200], showing=True
+        )
+        return render(request, "classroom/editor.html#solution-update", context)
     try:
         if action == "undo":
             line = line[:-1]
@@ -882,7 +891,14 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
             )
     except ValidationError as exc:
         message, is_error = " ".join(exc.messages), True
-    context = _line_context(puzzle_set, fen, line, message=message, is_error=is_error)
+    context = _line_context(
+        puzzle_set,
+        fen,
+        line,
+        message=message,
+        is_error=is_error,
+        showing=request.POST.get("showing") == "1",
+    )
     return render(
         request, "classroom/editor.html#solution-update", context, status=400 if is_error else 200
     )

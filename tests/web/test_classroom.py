@@ -431,6 +431,20 @@ def test_a_cooked_puzzle_shows_the_second_solution_so_the_teacher_can_fix_it(
     assert 'data-line="alternative">1. 24x15<' in page
     assert "The second solution starts with 24x15" in page
     assert "change the position" in page
+    assert 'data-testid="show-cook"' in page
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/line/",
+        {"action": "show", "fen": cooked.fen, "line": "24x15", "label": "The cook"},
+        HTTP_HX_REQUEST="true",
+    )
+    page = response.content.decode()
+    assert 'data-testid="shown-line">24x15<' in page and "The cook" in page
+    assert 'id="puzzle-solution"' not in page  # the intended solution stays as it was
+    page = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/line/",
+        {"action": "undo", "fen": cooked.fen, "line": "24x15", "showing": "1"},
+    ).content.decode()
+    assert 'data-testid="shown-line">–<' in page and 'id="puzzle-solution"' not in page
 
 
 def test_a_solution_with_an_illegal_move_is_refused(client, teacher, puzzle_set, queue):
