@@ -13,6 +13,8 @@ from typing import Any
 
 from django.apps import apps
 
+from core.variants import VARIANTS
+
 from .models import Assignment, Classroom
 
 SOLVED, FAILED, TRIED, NOT_TRIED = "solved", "failed", "tried", "not_tried"
@@ -120,6 +122,13 @@ def student_cells(assignment: Assignment, user) -> list[tuple[Any, Cell]]:
     ]
 
 
+def _cell_text(value: Any) -> Any:
+    """A spreadsheet cell that cannot run as a formula (names are typed by users)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def table_csv(classroom: Classroom) -> str:
     columns, rows = class_table(classroom)
     out = io.StringIO()
@@ -132,9 +141,9 @@ def table_csv(classroom: Classroom) -> str:
         for column, cell in zip(columns, row.cells, strict=True):
             writer.writerow(
                 [
-                    name,
-                    row.student.username,
-                    column.assignment.puzzle_set.title,
+                    _cell_text(name),
+                    _cell_text(row.student.username),
+                    _cell_text(column.assignment.puzzle_set.title),
                     column.number,
                     column.puzzle.pk,
                     cell.status,
@@ -193,7 +202,9 @@ def ratings(user) -> list[dict[str, Any]]:
         for r in model.objects.filter(user=user):
             out.append(
                 {
-                    "variant": getattr(r, "variant", ""),
+                    "variant": str(VARIANTS[r.variant].title)
+                    if getattr(r, "variant", "") in VARIANTS
+                    else getattr(r, "variant", ""),
                     "rating": round(getattr(r, "rating", 0) or 0),
                     "deviation": round(getattr(r, "deviation", getattr(r, "rd", 0)) or 0),
                 }

@@ -631,6 +631,13 @@ def test_student_page_shows_their_lesson_progress(client, teacher, classroom, st
     assert f"<td>{course.title}</td><td>1 / {len(course.steps)}</td><td>3</td>" in page
 
 
+def test_csv_cells_that_look_like_formulas_are_quoted(client, teacher, classroom, assignment):
+    classroom.create_student_accounts(["=HYPERLINK(1)"], teacher)
+    client.force_login(teacher)
+    text = client.get(f"/teach/classes/{classroom.pk}/progress.csv").content.decode()
+    assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text
+
+
 def test_progress_table_and_csv_list_every_student_and_puzzle(
     client, teacher, classroom, assignment, student, child
 ):
@@ -683,7 +690,7 @@ def test_attempts_logged_against_the_set_fill_the_progress_table(
     )
     page = client.get(f"/teach/classes/{classroom.pk}/students/{student.pk}/").content.decode()
     assert 'data-testid="attempts"' in page and "1-5" in page
-    assert "czech: <strong>1623</strong>" in page
+    assert "Czech draughts: <strong>1623</strong>" in page
     client.force_login(student)
     assert "1 of 1 solved" in client.get("/teach/my/").content.decode()
 
