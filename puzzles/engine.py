@@ -9,6 +9,7 @@ the engine's own message: positions (FEN), goals and limits, proofs (``dama.solv
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -388,7 +389,9 @@ def mine(
 # board component's lesson mode, where the server answers each click.
 
 #: limits of each small proof run while explaining a wrong move
-REFUTE_LIMITS = {"nodes": 200_000, "seconds": 2.0}
+REFUTE_LIMITS = {"nodes": 200_000, "seconds": 1.5}
+#: time for all of them together (a wrong move is answered within a few seconds)
+REFUTE_BUDGET_SECONDS = 4.0
 
 
 @dataclass
@@ -664,8 +667,11 @@ def refutation(
     board = _played(variant, fen, [*line, wrong])
     replies = list(board.legal_moves)
     chosen = None
-    # captures come first (they are compulsory anyway); at most a few small proofs
+    # captures come first (they are compulsory anyway); a few small proofs, a few seconds at most
+    deadline = time.monotonic() + REFUTE_BUDGET_SECONDS
     for move in sorted(replies, key=lambda m: -len(m.captured))[:8]:
+        if time.monotonic() > deadline:
+            break
         board.push(move)
         try:
             if not _still_reaches(board, goal, white, base, moves_left - 1):
