@@ -14,6 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.ratelimit import Limiter, client_address
+
 from .forms import EmailForm, ProfileForm, SignupForm
 from .models import profile_of
 
@@ -34,10 +36,49 @@ def _next_url(request: HttpRequest, default: str) -> str:
     return default
 
 
+def _login_limiters() -> tuple[Limiter, Limiter]:
+    """Failures per username and address, and per address alone (4x as many)."""
+    limit, window = settings.DAMA_LOGIN_FAILURES, settings.DAMA_LOGIN_WINDOW_SECONDS
+    return Limiter("login-user", limit, window), Limiter("login-ip", 4 * limit, window)
+
+
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
 
+    def _keys(self) -> tuple[tuple[str, str], tuple[str]]:
+        address = client_address(self.request)
+        username = self.request.POST.get("username", "")[:150].strip().lower()
+        return (username, address), (address,)
+
+    def post(self, request, *args, **kwargs):
+        (by_user, by_ip), (user_key, ip_key) = _login_limiters(), self._keys()
+        if by_user.is_blocked(*user_key) or by_ip.is_blocked(*ip_key):
+            minutes = max(1, round(settings.DAMA_LOGIN_WINDOW_SECONDS / 60))
+            # an unbound form: the password is not even checked while blocked
+            form = self.get_form_class()(request, initial={"username": user_key[0]})
+            form.cleaned_data = {}
+            form.add_error(
+                None,
+                _(
+                    "Too many failed log-in attempts. Wait %(minutes)s minutes and try again, "
+                    "or reset your password."
+                )
+                % {"minutes": minutes},
+            )
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(settings.DAMA_LOGIN_WINDOW_SECONDS)
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        by_user, by_ip = _login_limiters()
+        user_key, ip_key = self._keys()
+        by_user.hit(*user_key)
+        by_ip.hit(*ip_key)
+        return super().form_invalid(form)
+
     def form_valid(self, form):
+        _login_limiters()[0].reset(*self._keys()[0])
         response = super().form_valid(form)
         return _apply_language(response, profile_of(form.get_user()).language)
 

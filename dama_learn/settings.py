@@ -134,6 +134,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.timing.ServerTimingMiddleware",  # Server-Timing: app;dur=<ms> (load tests read it)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -206,6 +207,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Log-in attempts: after DAMA_LOGIN_FAILURES failures for one username from one address (or 4x
+# that from one address, any username) within DAMA_LOGIN_WINDOW_SECONDS, log-in answers 429.
+DAMA_LOGIN_FAILURES = env_int("DAMA_LOGIN_FAILURES", 5, minimum=1)
+DAMA_LOGIN_WINDOW_SECONDS = env_int("DAMA_LOGIN_WINDOW_SECONDS", 300, minimum=1)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
