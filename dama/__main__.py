@@ -98,6 +98,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return int(cli_solve(args, _board(args)))
 
 
+def cmd_mine(args: argparse.Namespace) -> int:
+    from .mine import cli_mine
+
+    return cli_mine(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m dama", description="The dama draughts rules engine.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -148,7 +154,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--seconds", type=float, default=None, metavar="S", help="time limit")
     sp.add_argument("--nodes", type=int, default=None, metavar="N", help="node limit")
+    sp.add_argument("--proof", action="store_true", help="include the proof tree")
     sp.set_defaults(func=cmd_solve)
+
+    sp = sub.add_parser("mine", help="mine proven-unique puzzles from self-play, write PDN")
+    sp.add_argument(
+        "--variant", required=True, metavar="V", help=f"the variant: {', '.join(VARIANT_NAMES)}"
+    )
+    sp.add_argument("--count", type=int, required=True, metavar="N", help="puzzles to find")
+    sp.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the games")
+    sp.add_argument("--out", metavar="FILE", help="PDN file to write (default: stdout)")
+    sp.add_argument("--from-pdn", metavar="FILE", help="mine the positions of these PDN games")
+    sp.add_argument("--mix", metavar="MIX", help="goal shares, e.g. capture=0.3,gain=0.55,win=0.15")
+    sp.set_defaults(func=cmd_mine)
     return p
 
 

@@ -1,0 +1,1008 @@
+"""The puzzle solver: prove that a puzzle has exactly one solution, against every defence.
+
+Goals
+=====
+
+A puzzle is a position, a goal and a horizon ``H`` counted in moves of the side to move (the
+*solver*; the other side is the *defender*). Material is counted man = 1, king = 3.
+
+``capture``
+    "Find the forced multi-jump." The side to move must capture; the answer is one move. The
+    puzzle is unique when exactly one distinct legal move exists (routes with the same start, end
+    and captured pieces are one move; the learner may enter any of them). A position without a
+    capture has no solution. The horizon is always 1.
+
+``gain:N``
+    Within ``H`` moves of the solver, against every defence, reach a position where the side to
+    move there has no capture pending and the solver's material balance (own - opponent) has grown
+    by at least ``N`` (``N`` >= 1). The position may arise after a solver move (the defender to
+    move, with no capture) or after a defender reply (the solver to move, with no capture), as
+    long as the solver has made at most ``H`` moves. A defender left without pieces or without a
+    legal move also reaches the goal.
+
+``win``
+    Within ``H`` moves of the solver, against every defence, the defender is to move and has no
+    piece or no legal move (a loss for the defender).
+
+Uniqueness
+    A puzzle is *unique* when exactly one first move reaches the goal within ``H + 2`` solver moves
+    (the margin catches slower second solutions) and that move reaches it within ``H``. At later
+    moves of the solver, every move that still reaches the goal within the remaining horizon is
+    kept in the proof and accepted from a learner; ``duals`` counts these extra moves (over all the
+    solver's turns in the proof tree, each turn with ``k`` accepted moves adds ``k - 1``).
+
+Draw rules are ignored inside a puzzle horizon: repetitions cannot help the defender in a few
+moves, and the 15/25-move and endgame counts are far longer than any puzzle. A solver left without
+a legal move fails.
+
+Verdicts
+========
+
+:func:`solve` returns a :class:`Verdict` value, never raising for a normal outcome:
+
+* ``unique``: ``solution`` is the main line (solver and defender alternating, each defender move
+  the most stubborn one: the reply that delays the goal longest); ``proof`` is the proof tree
+  (every defender reply, and after it every solver move that keeps the goal); ``length`` is the
+  minimal number of solver moves;
+* ``cooked``: ``alternatives`` holds each other working first move with a line for it;
+* ``no_solution``: ``refutation`` is the best try (by a short material look-ahead) followed by the
+  defence that refutes it, ``reason`` says why in words;
+* ``undecided``: a limit (nodes, seconds, depth) ran out; ``searched`` says what was done.
+
+Moves in verdicts are written as full numeric routes (``46x37x48x25``); proof nodes also carry the
+start, end and sorted captured squares so any equivalent route can be matched. Every verdict records
+:data:`dama.ENGINE_VERSION` and the :class:`Limits` used.
+
+Search
+======
+
+An exact AND-OR depth-first search on the raw-int move generator of :mod:`dama._core`, with
+iterative deepening on the horizon (the minimal solution length is found first), a transposition
+table keyed by position and remaining solver moves (proven with an upper bound on the distance,
+or disproven up to a horizon), move ordering (the move that worked or refuted before first; at the
+last solver move only captures and crownings can gain material, so only they are tried) and the
+compulsory-capture rule, which makes the trees narrow.
+
+>>> from dama import Board
+>>> v = solve(Board("czech", "W:W28,K29:B18,11,4,24"), "capture")
+>>> v.kind, v.solution
+('unique', ('29x15x8',))
+>>> v = solve(Board("czech", "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15"), "gain:1")
+>>> v.kind, v.length, v.solution
+('unique', 2, ('22-17', '13x22', '25x18x11'))
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ._core import Core, RawMove, core
+from .errors import DamaError
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .board import Board, Move
+
+__all__ = [
+    "GOAL_KINDS",
+    "VERDICT_KINDS",
+    "Goal",
+    "InvalidGoalError",
+    "InvalidLimitsError",
+    "Limits",
+    "ProofMove",
+    "Progress",
+    "Verdict",
+    "cli_solve",
+    "is_unique",
+    "parse_goal",
+    "solve",
+]
+
+GOAL_KINDS = ("capture", "gain", "win")
+VERDICT_KINDS = ("unique", "cooked", "no_solution", "undecided")
+#: default horizon (moves of the solver) of the gain and win goals
+DEFAULT_MOVES = 5
+
+#: progress callback: (nodes searched, current horizon in plies, seconds elapsed)
+Progress = Callable[[int, int, float], None]
+
+_INF = 1 << 30
+_CHECK_EVERY = 10_000
+_MAX_PROOF_NODES = 5_000
+
+
+class InvalidGoalError(DamaError):
+    """A goal text that is not ``capture``, ``gain:N`` (N >= 1) or ``win``."""
+
+
+class InvalidLimitsError(DamaError):
+    """A horizon or limit out of range."""
+
+
+# -- goals and limits -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What the solver must achieve: ``Goal("capture")``, ``Goal("gain", 2)``, ``Goal("win")``.
+
+    >>> str(parse_goal("gain:2")), parse_goal("WIN").kind
+    ('gain:2', 'win')
+    """
+
+    kind: str
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in GOAL_KINDS:
+            raise InvalidGoalError(
+                f"unknown goal {self.kind!r}: write capture, gain:N (N >= 1) or win"
+            )
+        if self.kind == "gain" and self.n < 1:
+            raise InvalidGoalError(f"gain:{self.n}: the material to gain must be at least 1")
+        if self.kind != "gain" and self.n != 0:
+            raise InvalidGoalError(f"the goal {self.kind} takes no number")
+
+    def __str__(self) -> str:
+        return f"gain:{self.n}" if self.kind == "gain" else self.kind
+
+    @property
+    def default_moves(self) -> int:
+        """The horizon used when none is given: 1 for capture, else :data:`DEFAULT_MOVES`."""
+        return 1 if self.kind == "capture" else DEFAULT_MOVES
+
+
+def parse_goal(text: str | Goal) -> Goal:
+    """Read ``capture``, ``gain:N`` or ``win``; raises :class:`InvalidGoalError`.
+
+    >>> parse_goal("gain:3")
+    Goal(kind='gain', n=3)
+    """
+    if isinstance(text, Goal):
+        return text
+    if not isinstance(text, str):
+        raise InvalidGoalError("the goal must be text: capture, gain:N or win")
+    t = text.strip().lower()
+    if t.startswith("gain"):
+        _, sep, num = t.partition(":")
+        if not sep or not num.strip().isdigit():
+            raise InvalidGoalError(
+                f"{text!r}: write gain:N with a whole number N >= 1, e.g. gain:2"
+            )
+        return Goal("gain", int(num))
+    if t in ("capture", "win"):
+        return Goal(t)
+    raise InvalidGoalError(f"unknown goal {text!r}: write capture, gain:N (N >= 1) or win")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The search limits, stored with every verdict.
+
+    ``moves`` is the horizon ``H`` in moves of the solver (None: the goal's default); ``nodes`` and
+    ``seconds`` bound the whole search; ``max_depth`` bounds the horizon searched, in plies (the
+    uniqueness margin searches ``2 * (H + 2)`` plies).
+    """
+
+    moves: int | None = None
+    nodes: int = 2_000_000
+    seconds: float = 60.0
+    max_depth: int = 40
+
+    def __post_init__(self) -> None:
+        if self.moves is not None and not 1 <= self.moves <= 30:
+            raise InvalidLimitsError(f"the horizon must be 1-30 moves, not {self.moves}")
+        if self.nodes < 1:
+            raise InvalidLimitsError(f"the node limit must be at least 1, not {self.nodes}")
+        if not self.seconds > 0:
+            raise InvalidLimitsError(f"the time limit must be positive, not {self.seconds}")
+        if self.max_depth < 1:
+            raise InvalidLimitsError(f"max_depth must be at least 1 ply, not {self.max_depth}")
+
+    def for_goal(self, goal: Goal) -> Limits:
+        """These limits with the horizon filled in (always 1 for ``capture``)."""
+        if goal.kind == "capture":
+            return replace(self, moves=1)
+        return self if self.moves is not None else replace(self, moves=goal.default_moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "moves": self.moves,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "max_depth": self.max_depth,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Limits:
+        return cls(
+            moves=d.get("moves"),
+            nodes=int(d.get("nodes", 2_000_000)),
+            seconds=float(d.get("seconds", 60.0)),
+            max_depth=int(d.get("max_depth", 40)),
+        )
+
+
+# -- verdicts ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ProofMove:
+    """One move in the proof tree.
+
+    After a solver move, ``replies`` lists *every* defender reply; after a defender reply, it lists
+    every solver move that still reaches the goal. Empty ``replies`` means the goal is reached
+    after this move (unless ``expanded`` is False: the tree was cut at the size limit).
+    A learner's move matches when its (start, end, captured set) equals :meth:`key`.
+    """
+
+    text: str
+    start: int
+    end: int
+    captured: tuple[int, ...]
+    routes: tuple[str, ...]
+    replies: tuple[ProofMove, ...] = ()
+    expanded: bool = True
+
+    def key(self) -> tuple[int, int, frozenset[int]]:
+        return (self.start, self.end, frozenset(self.captured))
+
+    def matches(self, move: Move) -> bool:
+        """True when ``move`` (any of its routes) is this move."""
+        return move.key() == self.key()
+
+    def size(self) -> int:
+        """Moves in this subtree, this one included."""
+        return 1 + sum(r.size() for r in self.replies)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "move": self.text,
+            "start": self.start,
+            "end": self.end,
+            "captured": list(self.captured),
+            "routes": list(self.routes),
+            "replies": [r.to_dict() for r in self.replies],
+        }
+        if not self.expanded:
+            d["expanded"] = False
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ProofMove:
+        return cls(
+            text=d["move"],
+            start=int(d["start"]),
+            end=int(d["end"]),
+            captured=tuple(int(x) for x in d["captured"]),
+            routes=tuple(d["routes"]),
+            replies=tuple(cls.from_dict(r) for r in d.get("replies", ())),
+            expanded=bool(d.get("expanded", True)),
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result of :func:`solve`: a plain value, JSON-serialisable with :meth:`to_dict`."""
+
+    kind: str
+    variant: str
+    fen: str
+    goal: str
+    #: the horizon H (moves of the solver) the verdict is about
+    horizon: int
+    limits: Limits
+    engine_version: str
+    #: minimal number of solver moves of the solution (0 when there is none)
+    length: int = 0
+    solution: tuple[str, ...] = ()
+    proof: tuple[ProofMove, ...] = ()
+    alternatives: tuple[tuple[str, ...], ...] = ()
+    refutation: tuple[str, ...] = ()
+    duals: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    #: the deepest horizon searched, in plies (two per solver move)
+    depth: int = 0
+    reason: str = ""
+    searched: dict[str, Any] = field(default_factory=dict)
+    proof_complete: bool = True
+
+    @property
+    def is_unique(self) -> bool:
+        return self.kind == "unique"
+
+    def accepted_moves(self, played: Iterable[str]) -> tuple[ProofMove, ...]:
+        """The solver moves the proof accepts after the moves ``played`` (route texts of solver
+        and defender alternating, starting with the solver); empty when ``played`` left the proof.
+
+        >>> from dama import Board
+        >>> b = Board("czech", "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15")
+        >>> v = solve(b, "gain:1", Limits(moves=2))
+        >>> [m.text for m in v.accepted_moves(["22-17", "13x22"])]
+        ['25x18x11']
+        """
+        nodes = self.proof
+        for text in played:
+            found = [n for n in nodes if text in n.routes or text == n.text]
+            if not found:
+                return ()
+            nodes = found[0].replies
+        return nodes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "variant": self.variant,
+            "fen": self.fen,
+            "goal": self.goal,
+            "horizon": self.horizon,
+            "length": self.length,
+            "solution": list(self.solution),
+            "proof": [p.to_dict() for p in self.proof],
+            "proof_complete": self.proof_complete,
+            "alternatives": [list(a) for a in self.alternatives],
+            "refutation": list(self.refutation),
+            "duals": self.duals,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "depth": self.depth,
+            "reason": self.reason,
+            "searched": dict(self.searched),
+            "engine_version": self.engine_version,
+            "limits": self.limits.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Verdict:
+        return cls(
+            kind=d["kind"],
+            variant=d["variant"],
+            fen=d["fen"],
+            goal=d["goal"],
+            horizon=int(d["horizon"]),
+            limits=Limits.from_dict(d["limits"]),
+            engine_version=d["engine_version"],
+            length=int(d.get("length", 0)),
+            solution=tuple(d.get("solution", ())),
+            proof=tuple(ProofMove.from_dict(p) for p in d.get("proof", ())),
+            alternatives=tuple(tuple(a) for a in d.get("alternatives", ())),
+            refutation=tuple(d.get("refutation", ())),
+            duals=int(d.get("duals", 0)),
+            nodes=int(d.get("nodes", 0)),
+            seconds=float(d.get("seconds", 0.0)),
+            depth=int(d.get("depth", 0)),
+            reason=d.get("reason", ""),
+            searched=dict(d.get("searched", {})),
+            proof_complete=bool(d.get("proof_complete", True)),
+        )
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+
+# -- the search ----------------------------------------------------------------------------------
+
+
+class _Abort(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _material(side: int, kings: int) -> int:
+    return side.bit_count() + 2 * (side & kings).bit_count()
+
+
+class _Search:
+    """The AND-OR search of one :func:`solve` call (its tables live as long as the call)."""
+
+    def __init__(
+        self,
+        c: Core,
+        me: bool,
+        goal: Goal,
+        base: int,
+        limits: Limits,
+        progress: Progress | None,
+        t0: float,
+    ) -> None:
+        self.c = c
+        self.me = me
+        self.goal = goal
+        self.nodes = 0
+        self.horizon = 0
+        self.t0 = t0
+        is_gain = goal.kind == "gain"
+        need = goal.n
+        captures = c.captures
+        quiets = c.quiets
+        make = c.make
+        opp = not me
+        my_crown = c.white_crown if me else c.black_crown
+        max_nodes = limits.nodes
+        deadline = t0 + limits.seconds
+        or_proven: dict[tuple[int, int, int], int] = {}
+        or_failed: dict[tuple[int, int, int], int] = {}
+        and_proven: dict[tuple[int, int, int], int] = {}
+        and_failed: dict[tuple[int, int, int], int] = {}
+        or_best: dict[tuple[int, int, int], RawMove] = {}
+        and_best: dict[tuple[int, int, int], RawMove] = {}
+        next_check = min(_CHECK_EVERY, max_nodes)
+
+        def balance(w: int, b: int, k: int) -> int:
+            """The solver's material balance, relative to the start position."""
+            if me:
+                return _material(w, k) - _material(b, k) - base
+            return _material(b, k) - _material(w, k) - base
+
+        def check() -> None:
+            nonlocal next_check
+            next_check = min(self.nodes + _CHECK_EVERY, max_nodes)
+            now = time.perf_counter()
+            if progress is not None:
+                progress(self.nodes, 2 * self.horizon, now - t0)
+            if self.nodes >= max_nodes:
+                raise _Abort("nodes")
+            if now >= deadline:
+                raise _Abort("seconds")
+
+        def or_node(w: int, b: int, k: int, r: int) -> int:
+            """Solver to move with ``r`` moves left: solver moves needed (an upper bound), or _INF."""
+            self.nodes += 1
+            if self.nodes >= next_check:
+                check()
+            key = (w, b, k)
+            d = or_proven.get(key)
+            if d is not None and d <= r:
+                return d
+            f = or_failed.get(key, -1)
+            if r <= f:
+                return _INF
+            moves = captures(w, b, k, me)
+            if not moves:
+                if is_gain and balance(w, b, k) >= need:
+                    or_proven[key] = 0
+                    return 0
+                if r == 0:
+                    or_failed[key] = max(f, 0)
+                    return _INF
+                moves = quiets(w, b, k, me)
+                if not moves:
+                    or_failed[key] = _INF
+                    return _INF
+                if r == 1 and is_gain:
+                    # a last quiet move gains material only by crowning a man
+                    if balance(w, b, k) + 2 < need:
+                        or_failed[key] = max(f, 1)
+                        return _INF
+                    moves = [m for m in moves if m[1] & my_crown and not m[0] & k]
+            elif r == 0:
+                or_failed[key] = max(f, 0)
+                return _INF
+            best = or_best.get(key)
+            if best is not None and len(moves) > 1 and best in moves:
+                moves = [best, *(m for m in moves if m != best)]
+            r1 = r - 1
+            for m in moves:
+                w2, b2, k2 = make(w, b, k, me, m)
+                d = and_node(w2, b2, k2, r1)
+                if d < _INF:
+                    d += 1
+                    old = or_proven.get(key)
+                    if old is None or d < old:
+                        or_proven[key] = d
+                    or_best[key] = m
+                    return d
+            or_failed[key] = r
+            return _INF
+
+        def and_node(w: int, b: int, k: int, r: int) -> int:
+            """Defender to move, the solver with ``r`` moves left after it."""
+            self.nodes += 1
+            if self.nodes >= next_check:
+                check()
+            key = (w, b, k)
+            d = and_proven.get(key)
+            if d is not None and d <= r:
+                return d
+            f = and_failed.get(key, -1)
+            if r <= f:
+                return _INF
+            moves = captures(w, b, k, opp)
+            if not moves:
+                if is_gain and balance(w, b, k) >= need:
+                    and_proven[key] = 0
+                    return 0
+                moves = quiets(w, b, k, opp)
+                if not moves:
+                    and_proven[key] = 0
+                    return 0
+                if r == 0:
+                    and_failed[key] = max(f, 0)
+                    return _INF
+            best = and_best.get(key)
+            if best is not None and len(moves) > 1 and best in moves:
+                moves = [best, *(m for m in moves if m != best)]
+            worst = 0
+            for m in moves:
+                w2, b2, k2 = make(w, b, k, opp, m)
+                d = or_node(w2, b2, k2, r)
+                if d >= _INF:
+                    and_failed[key] = r
+                    and_best[key] = m
+                    return _INF
+                if d > worst:
+                    worst = d
+            old = and_proven.get(key)
+            if old is None or worst < old:
+                and_proven[key] = worst
+            return worst
+
+        def reached_or(w: int, b: int, k: int) -> bool:
+            return is_gain and balance(w, b, k) >= need and not captures(w, b, k, me)
+
+        def reached_and(w: int, b: int, k: int) -> bool:
+            if captures(w, b, k, opp):
+                return False
+            if is_gain and balance(w, b, k) >= need:
+                return True
+            return not quiets(w, b, k, opp)
+
+        self.or_node = or_node
+        self.and_node = and_node
+        self.reached_or = reached_or
+        self.reached_and = reached_and
+        self.check = check
+
+    # exact distances by iterative deepening (the tables make the repeats cheap)
+    def or_exact(self, pos: tuple[int, int, int], rmax: int) -> int:
+        for r in range(rmax + 1):
+            if self.or_node(*pos, r) < _INF:
+                return r
+        return _INF
+
+    def and_exact(self, pos: tuple[int, int, int], rmax: int) -> int:
+        for r in range(rmax + 1):
+            if self.and_node(*pos, r) < _INF:
+                return r
+        return _INF
+
+
+def material_search(c: Core, w: int, b: int, k: int, turn: bool, depth: int) -> int:
+    """Alpha-beta material score for the side to move, ``depth`` plies plus pending captures.
+
+    A short look-ahead for move choice (the self-play player, the best try of a refuted puzzle);
+    not part of any proof. A side with no legal move scores -100.
+    """
+
+    def rec(w: int, b: int, k: int, turn: bool, depth: int, alpha: int, beta: int) -> int:
+        moves = c.captures(w, b, k, turn)
+        if not moves:
+            if depth <= 0:
+                own, oth = (w, b) if turn else (b, w)
+                return _material(own, k) - _material(oth, k)
+            moves = c.quiets(w, b, k, turn)
+            if not moves:
+                return -100
+        for m in moves:
+            w2, b2, k2 = c.make(w, b, k, turn, m)
+            s = -rec(w2, b2, k2, not turn, depth - 1, -beta, -alpha)
+            if s > alpha:
+                alpha = s
+                if alpha >= beta:
+                    break
+        return alpha
+
+    return rec(w, b, k, turn, depth, -1000, 1000)
+
+
+# -- building the verdict ------------------------------------------------------------------------
+
+
+class _Render:
+    """Raw moves to text and proof nodes (through :class:`Board` move generation)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board.copy(stack=False)
+        self.sq = board.geo.square_of
+        self._cache: dict[tuple[int, int, int, bool], dict[RawMove, Move]] = {}
+
+    def legal(self, w: int, b: int, k: int, turn: bool) -> dict[RawMove, Move]:
+        key = (w, b, k, turn)
+        got = self._cache.get(key)
+        if got is None:
+            bd = self.board
+            bd.white, bd.black, bd.kings, bd.turn = w, b, k, turn
+            g = bd.geo
+            got = {}
+            for m in bd.generate_legal_moves():
+                cap = 0
+                for s in m.captured:
+                    cap |= 1 << g.bit_of[s]
+                got[(1 << g.bit_of[m.start], 1 << g.bit_of[m.end], cap)] = m
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            self._cache[key] = got
+        return got
+
+    def move(self, pos: tuple[int, int, int, bool], m: RawMove) -> Move:
+        return self.legal(*pos)[m]
+
+    def text(self, pos: tuple[int, int, int, bool], m: RawMove) -> str:
+        return self.move(pos, m).route_str(0)
+
+    def node(
+        self,
+        pos: tuple[int, int, int, bool],
+        m: RawMove,
+        replies: tuple[ProofMove, ...] = (),
+        expanded: bool = True,
+    ) -> ProofMove:
+        mv = self.move(pos, m)
+        return ProofMove(
+            text=mv.route_str(0),
+            start=mv.start,
+            end=mv.end,
+            captured=tuple(sorted(mv.captured)),
+            routes=tuple(mv.route_str(i) for i in range(len(mv.routes))),
+            replies=replies,
+            expanded=expanded,
+        )
+
+
+def solve(
+    board: Board,
+    goal: Goal | str,
+    limits: Limits | None = None,
+    progress: Progress | None = None,
+    *,
+    all_cooks: bool = True,
+) -> Verdict:
+    """Prove the puzzle ``board`` (the side to move is the solver) for ``goal``.
+
+    ``limits`` defaults to :class:`Limits` (horizon from the goal); ``progress(nodes, depth,
+    elapsed)`` is called every ~10,000 nodes and at each new horizon. With ``all_cooks=False`` a
+    cooked verdict stops at the first second solution (faster when only uniqueness matters). Raises
+    :class:`InvalidGoalError` or :class:`InvalidLimitsError` for bad arguments only.
+    """
+    from . import ENGINE_VERSION
+
+    g = parse_goal(goal)
+    lim = (limits if limits is not None else Limits()).for_goal(g)
+    if not isinstance(lim, Limits):  # pragma: no cover - defensive
+        raise InvalidLimitsError("limits must be a Limits value")
+    assert lim.moves is not None
+    H = lim.moves
+    t0 = time.perf_counter()
+    c = core(board.variant)
+    w, b, k, me = board.white, board.black, board.kings, board.turn
+    root = (w, b, k, me)
+    render = _Render(board)
+    base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
+
+    def verdict(kind: str, **kw: Any) -> Verdict:
+        kw.setdefault("seconds", round(time.perf_counter() - t0, 4))
+        return Verdict(
+            kind=kind,
+            variant=board.variant.name,
+            fen=board.fen(),
+            goal=str(g),
+            horizon=H,
+            limits=lim,
+            engine_version=ENGINE_VERSION,
+            **kw,
+        )
+
+    if g.kind == "capture":
+        caps = c.captures(w, b, k, me)
+        if progress is not None:
+            progress(1, 1, time.perf_counter() - t0)
+        if not caps:
+            return verdict(
+                "no_solution", nodes=1, depth=1, reason="the side to move has no capture"
+            )
+        caps = _sorted_moves(render, root, caps)
+        first = caps[0]
+        if len(caps) == 1:
+            return verdict(
+                "unique",
+                length=1,
+                solution=(render.text(root, first),),
+                proof=(render.node(root, first),),
+                nodes=1,
+                depth=1,
+            )
+        alts = tuple((render.text(root, m),) for m in caps[1:])
+        return verdict(
+            "cooked",
+            length=1,
+            solution=(render.text(root, first),),
+            proof=tuple(render.node(root, m) for m in caps),
+            alternatives=alts,
+            nodes=1,
+            depth=1,
+            reason=f"{len(caps)} different captures are legal",
+        )
+
+    s = _Search(c, me, g, base, lim, progress, t0)
+    root_moves = _sorted_moves(render, root, c.moves(w, b, k, me))
+    if not root_moves:
+        return verdict("no_solution", nodes=1, reason="the side to move has no legal move")
+    max_h = max(1, lim.max_depth // 2)
+    margin = min(H + 2, max_h)
+    searched: dict[str, Any] = {"moves": len(root_moves)}
+    working: list[RawMove] = []
+    found_h = 0
+    phase = "solution"
+    try:
+        for h in range(1, min(H, max_h) + 1):
+            s.horizon = h
+            s.check()
+            searched["horizon"] = h
+            for m in root_moves:
+                if s.and_node(*c.make(w, b, k, me, m), h - 1) < _INF:
+                    working.append(m)
+                    if len(working) > 1 and not all_cooks:
+                        break
+            if working:
+                found_h = h
+                break
+        if not working:
+            if max_h < H:
+                return verdict(
+                    "undecided",
+                    nodes=s.nodes,
+                    depth=2 * max_h,
+                    reason="depth",
+                    searched={**searched, "phase": phase, "completed": max_h},
+                )
+            # the refutation of the best try, by a short material look-ahead
+            line = _refutation(s, render, c, root, H)
+            return verdict(
+                "no_solution",
+                nodes=s.nodes,
+                depth=2 * H,
+                refutation=line,
+                reason=f"no first move reaches {g} within {H} moves against every defence",
+                searched={**searched, "completed": H},
+            )
+        phase = "uniqueness"
+        searched["solutions_at_minimal_length"] = [render.text(root, m) for m in working]
+        others: list[RawMove] = []
+        for m in root_moves:
+            if m in working or (not all_cooks and len(working) + len(others) > 1):
+                continue
+            s.horizon = margin
+            if s.and_node(*c.make(w, b, k, me, m), margin - 1) < _INF:
+                others.append(m)
+        if margin < H + 2 and len(working) + len(others) < 2:
+            raise _Abort("depth")
+        phase = "lines"
+        first = working[0]
+        cooks = [*working[1:], *others]
+        solution = _main_line(s, render, c, root, first, H + 2 if cooks else H)
+        if cooks:
+            alternatives = tuple(_main_line(s, render, c, root, m, H + 2) for m in cooks)
+            return verdict(
+                "cooked",
+                length=found_h,
+                solution=solution,
+                alternatives=alternatives,
+                nodes=s.nodes,
+                depth=2 * margin,
+                reason=f"{1 + len(cooks)} first moves reach {g} within {H + 2} moves",
+                searched={**searched, "completed": margin},
+            )
+        phase = "proof"
+        budget = [_MAX_PROOF_NODES]
+        proof = _proof(s, render, c, root, first, H, budget)
+        return verdict(
+            "unique",
+            length=found_h,
+            solution=solution,
+            proof=(proof,),
+            proof_complete=budget[0] >= 0,
+            duals=_count_duals(proof),
+            nodes=s.nodes,
+            depth=2 * margin,
+            searched={**searched, "completed": margin},
+        )
+    except _Abort as e:
+        return verdict(
+            "undecided",
+            nodes=s.nodes,
+            depth=2 * s.horizon,
+            reason=e.reason,
+            solution=(render.text(root, working[0]),) if working else (),
+            length=found_h,
+            searched={**searched, "phase": phase},
+        )
+
+
+def is_unique(board: Board, goal: Goal | str, limits: Limits | None = None) -> bool:
+    """The uniqueness predicate: True only for a ``unique`` verdict within ``limits``."""
+    return solve(board, goal, limits).kind == "unique"
+
+
+def _sorted_moves(
+    render: _Render, pos: tuple[int, int, int, bool], moves: list[RawMove]
+) -> list[RawMove]:
+    """Moves in the stable order of :meth:`Board.generate_legal_moves` (captures first anyway)."""
+    legal = render.legal(*pos)
+    order = {m: i for i, m in enumerate(legal)}
+    return sorted(moves, key=lambda m: order.get(m, _INF))
+
+
+def _main_line(
+    s: _Search,
+    render: _Render,
+    c: Core,
+    root: tuple[int, int, int, bool],
+    first: RawMove,
+    horizon: int,
+) -> tuple[str, ...]:
+    """The line after ``first``: the shortest solver moves against the most stubborn defence."""
+    me = root[3]
+    line = [render.text(root, first)]
+    w, b, k = c.make(*root, first)
+    r = horizon - 1
+    while True:
+        # defender to move
+        if s.reached_and(w, b, k):
+            break
+        best_d, best_m = -1, None
+        for m in c.moves(w, b, k, not me):
+            d = s.or_exact(c.make(w, b, k, not me, m), r)
+            if d > best_d:
+                best_d, best_m = d, m
+        if best_m is None or best_d >= _INF:
+            break
+        line.append(render.text((w, b, k, not me), best_m))
+        w, b, k = c.make(w, b, k, not me, best_m)
+        r = best_d
+        # solver to move
+        if s.reached_or(w, b, k) or r <= 0:
+            break
+        best_d, best_m = _INF, None
+        for m in c.moves(w, b, k, me):
+            d = s.and_exact(c.make(w, b, k, me, m), r - 1)
+            if d < best_d:
+                best_d, best_m = d, m
+        if best_m is None:
+            break
+        line.append(render.text((w, b, k, me), best_m))
+        w, b, k = c.make(w, b, k, me, best_m)
+        r = best_d
+    return tuple(line)
+
+
+def _proof(
+    s: _Search,
+    render: _Render,
+    c: Core,
+    pos: tuple[int, int, int, bool],
+    move: RawMove,
+    r: int,
+    budget: list[int],
+) -> ProofMove:
+    """The proof node of solver ``move`` at ``pos`` with ``r`` solver moves left (``move`` included)."""
+    me = pos[3]
+    w, b, k = c.make(*pos, move)
+    budget[0] -= 1
+    if s.reached_and(w, b, k):
+        return render.node(pos, move)
+    if budget[0] < 0:
+        return render.node(pos, move, expanded=False)
+    dpos = (w, b, k, not me)
+    replies = []
+    for dm in _sorted_moves(render, dpos, c.moves(w, b, k, not me)):
+        w2, b2, k2 = c.make(w, b, k, not me, dm)
+        budget[0] -= 1
+        if s.reached_or(w2, b2, k2):
+            replies.append(render.node(dpos, dm))
+            continue
+        if budget[0] < 0:
+            replies.append(render.node(dpos, dm, expanded=False))
+            continue
+        spos = (w2, b2, k2, me)
+        answers = []
+        for sm in _sorted_moves(render, spos, c.moves(w2, b2, k2, me)):
+            if s.and_node(*c.make(w2, b2, k2, me, sm), r - 2) < _INF:
+                answers.append(_proof(s, render, c, spos, sm, r - 1, budget))
+        replies.append(render.node(dpos, dm, tuple(answers)))
+    return render.node(pos, move, tuple(replies))
+
+
+def _count_duals(p: ProofMove) -> int:
+    """Extra accepted solver moves in the subtree of solver move ``p``."""
+    total = 0
+    for reply in p.replies:
+        if reply.replies:
+            total += len(reply.replies) - 1
+            total += sum(_count_duals(a) for a in reply.replies)
+    return total
+
+
+def _refutation(
+    s: _Search,
+    render: _Render,
+    c: Core,
+    root: tuple[int, int, int, bool],
+    horizon: int,
+) -> tuple[str, ...]:
+    """The best try (by a short material look-ahead) and the defence that refutes it, on to the
+    end of the horizon."""
+    me = root[3]
+    w, b, k = root[:3]
+    line: list[str] = []
+    r = horizon
+    while r > 0:
+        cand = c.moves(w, b, k, me)
+        if not cand:
+            break
+        if len(cand) > 1:
+            scored = [
+                (-material_search(c, *c.make(w, b, k, me, m), not me, 2), i)
+                for i, m in enumerate(cand)
+            ]
+            cand = [cand[i] for _, i in sorted(scored, key=lambda x: (-x[0], x[1]))]
+        m = cand[0]
+        line.append(render.text((w, b, k, me), m))
+        w, b, k = c.make(w, b, k, me, m)
+        if s.reached_and(w, b, k):
+            break
+        refuting = None
+        for dm in c.moves(w, b, k, not me):
+            if s.or_node(*c.make(w, b, k, not me, dm), r - 1) >= _INF:
+                refuting = dm
+                break
+        if refuting is None:
+            break
+        line.append(render.text((w, b, k, not me), refuting))
+        w, b, k = c.make(w, b, k, not me, refuting)
+        r -= 1
+    return tuple(line)
+
+
+# -- command line --------------------------------------------------------------------------------
+
+
+def cli_solve(args: argparse.Namespace, board: Board) -> int:
+    """``python -m dama solve``: print the verdict as JSON (exit 0 for every verdict)."""
+    goal = parse_goal(args.goal)
+    kw: dict[str, Any] = {"moves": args.moves}
+    if args.nodes is not None:
+        kw["nodes"] = args.nodes
+    if args.seconds is not None:
+        kw["seconds"] = args.seconds
+    v = solve(board, goal, Limits(**kw))
+    d = v.to_dict()
+    out: dict[str, Any] = {"verdict": v.kind}
+    for key in (
+        "goal",
+        "horizon",
+        "length",
+        "solution",
+        "alternatives",
+        "refutation",
+        "duals",
+        "nodes",
+        "seconds",
+        "depth",
+        "reason",
+        "searched",
+        "engine_version",
+        "limits",
+    ):
+        out[key] = d[key]
+    if getattr(args, "proof", False):
+        out["proof"] = d["proof"]
+    print(json.dumps(out, indent=None if getattr(args, "compact", False) else 2))
+    return 0
