@@ -1,0 +1,744 @@
+"""Mining puzzles: self-play games, candidate positions, proofs, difficulty, motifs, PDN.
+
+Separate steps, each usable alone (like lichess-puzzler):
+
+1. :func:`play_game` plays a seeded self-play game with a cheap player (random among the legal
+   moves, often choosing by a 1-2 ply material look-ahead) so games contain real blunders and
+   real combinations; :func:`pdn_positions` reads the positions of PDN games instead.
+2. :func:`examine` looks at one position and proposes puzzles: a ``capture`` puzzle when a capture
+   rule (Czech king priority, majority rule, Turkish strike, no crowning in passing) leaves exactly
+   one of several tempting captures, or the one capture is a long multi-jump; a ``gain:N`` puzzle
+   when the side to move wins material by force and it takes a real decision (a quiet move or a
+   sacrifice, or the choice among several captures); a ``win`` puzzle near the end of a game.
+   Every puzzle is proven ``unique`` with :func:`dama.solve.solve`, with the horizon set to the
+   minimal solution length.
+3. :func:`motifs` tags the solution line with small pure predicates; :func:`difficulty` rates it.
+4. :func:`puzzles_pdn` writes :class:`MinedPuzzle` values as PDN positions with the tags
+   ``Goal``, ``Horizon``, ``Solution``, ``Motifs``, ``Difficulty``, ``Source``;
+   :func:`read_puzzles_pdn` reads them back.
+
+:func:`mine` runs the whole pipeline for a count of puzzles with a mix of goals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ._core import Core, RawMove, core
+from .board import Board, Move
+from .solve import Limits, Verdict, material_search, solve
+from .variants import Variant, find_variant
+
+__all__ = [
+    "MOTIF_PREDICATES",
+    "MinedPuzzle",
+    "SolutionLine",
+    "difficulty",
+    "examine",
+    "mine",
+    "motifs",
+    "pdn_positions",
+    "play_game",
+    "puzzles_pdn",
+    "read_puzzles_pdn",
+]
+
+Position = tuple[int, int, int, bool]
+
+#: default share of each goal kind in :func:`mine`
+DEFAULT_MIX = {"capture": 0.3, "gain": 0.55, "win": 0.15}
+#: limits of the proofs run while mining (a candidate that needs more is skipped)
+MINING_LIMITS = Limits(moves=4, nodes=100_000, seconds=5.0)
+
+
+# -- the solution line and motif predicates -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolutionLine:
+    """A puzzle's start position and its main line (solver first, then alternating)."""
+
+    board: Board
+    moves: tuple[Move, ...]
+    goal: str = ""
+
+    @classmethod
+    def from_texts(cls, board: Board, texts: Iterable[str], goal: str = "") -> SolutionLine:
+        b = board.copy(stack=False)
+        out = []
+        for t in texts:
+            m = b.parse_move(t)
+            out.append(m)
+            b.push(m)
+        return cls(board.copy(stack=False), tuple(out), goal)
+
+    def boards(self) -> Iterator[tuple[Board, Move]]:
+        """(position before, move) for each ply."""
+        b = self.board.copy(stack=False)
+        for m in self.moves:
+            yield b.copy(stack=False), m
+            b.push(m)
+
+    def final(self) -> Board:
+        b = self.board.copy(stack=False)
+        for m in self.moves:
+            b.push(m)
+        return b
+
+    @property
+    def solver_moves(self) -> tuple[Move, ...]:
+        return self.moves[0::2]
+
+
+def _rule_core(variant: Variant, king_priority: bool, majority_rule: bool) -> Core:
+    """A move generator of ``variant`` with a capture rule switched off (for the rule motifs)."""
+    key = (variant.name, king_priority, majority_rule)
+    got = _RULE_CORES.get(key)
+    if got is None:
+        got = Core(replace(variant, king_priority=king_priority, majority_rule=majority_rule))
+        _RULE_CORES[key] = got
+    return got
+
+
+_RULE_CORES: dict[tuple[str, bool, bool], Core] = {}
+
+
+def _raw(b: Board, m: Move) -> RawMove:
+    g = b.geo
+    cap = 0
+    for s in m.captured:
+        cap |= 1 << g.bit_of[s]
+    return (1 << g.bit_of[m.start], 1 << g.bit_of[m.end], cap)
+
+
+def _max_capture_immediate(b: Board, piece: int) -> int:
+    """Most pieces the ``piece`` (a bit) could take if captured pieces were removed at once."""
+    g = b.geo
+    nbr, rays = g.neighbour, g.rays
+    own, opp = (b.white, b.black) if b.turn else (b.black, b.white)
+    if b.variant.men_capture_backward:
+        dirs: tuple[int, ...] = (0, 1, 2, 3)
+    else:
+        dirs = (0, 1) if b.turn else (2, 3)
+
+    def man(sq: int, occ: int, opp: int) -> int:
+        best = 0
+        for d in dirs:
+            v = nbr[sq][d]
+            if v < 0 or not (opp >> v) & 1:
+                continue
+            land = nbr[v][d]
+            if land < 0 or (occ >> land) & 1:
+                continue
+            vb = 1 << v
+            best = max(best, 1 + man(land, occ & ~vb, opp & ~vb))
+        return best
+
+    def king(sq: int, occ: int, opp: int) -> int:
+        best = 0
+        for ray in rays[sq]:
+            i, n = 0, len(ray)
+            while i < n and not (occ >> ray[i]) & 1:
+                i += 1
+            if i + 1 >= n or not (opp >> ray[i]) & 1:
+                continue
+            vb = 1 << ray[i]
+            i += 1
+            while i < n and not (occ >> ray[i]) & 1:
+                best = max(best, 1 + king(ray[i], occ & ~vb, opp & ~vb))
+                i += 1
+        return best
+
+    occ = b.white | b.black
+    if not own & piece:
+        return 0
+    f = king if b.kings & piece else man
+    return f(piece.bit_length() - 1, occ & ~piece, opp)
+
+
+def rule_motifs(b: Board, m: Move) -> set[str]:
+    """The capture rules that shaped capture ``m`` played in ``b`` (empty for a quiet move).
+
+    ``king_priority``: a man could have captured but a king must (Czech); ``majority``: smaller
+    captures were possible and are not allowed; ``turkish_strike``: removing pieces at once would
+    allow more captures (a jumped piece still blocks); ``no_crown_in_passing``: a man crosses the
+    far row during the capture and is not crowned.
+    """
+    out: set[str] = set()
+    if not m.captured:
+        return out
+    v = b.variant
+    w, bl, k, t = b.key()
+    legal = core(v).captures(w, bl, k, t)
+    if v.king_priority:
+        free = _rule_core(v, False, v.majority_rule).captures(w, bl, k, t)
+        if set(free) - set(legal):
+            out.add("king_priority")
+    if v.majority_rule:
+        free = _rule_core(v, v.king_priority, False).captures(w, bl, k, t)
+        if set(free) - set(legal):
+            out.add("majority")
+    start = 1 << b.geo.bit_of[m.start]
+    free = _rule_core(v, False, False).captures(w, bl, k, t)
+    free_max = max((c.bit_count() for f, _, c in free if f == start), default=0)
+    if _max_capture_immediate(b, start) > free_max:
+        out.add("turkish_strike")
+    g = b.geo
+    is_man = not b.kings & (1 << g.bit_of[m.start])
+    if is_man and v.men_capture_backward:
+        crown = g.white_crown if b.turn else g.black_crown
+        for route in m.routes:
+            if (
+                any(crown >> g.bit_of[s] & 1 for s in route[1:-1])
+                and not crown >> g.bit_of[route[-1]] & 1
+            ):
+                out.add("no_crown_in_passing")
+    return out
+
+
+def motif_sacrifices(line: SolutionLine) -> int:
+    """Solver moves answered by a defender capture (material offered)."""
+    mv = line.moves
+    return sum(1 for i in range(0, len(mv) - 1, 2) if mv[i + 1].captured)
+
+
+def motif_final_capture(line: SolutionLine) -> int:
+    """Pieces taken by the solver's last capture (0 when the solver never captures)."""
+    for m in reversed(line.solver_moves):
+        if m.captured:
+            return len(m.captured)
+    return 0
+
+
+def motif_crowning(line: SolutionLine) -> bool:
+    """A solver man is crowned in the line."""
+    return any(m.crowns for m in line.solver_moves)
+
+
+def motif_rules(line: SolutionLine) -> set[str]:
+    """The capture rules that shape any capture of the line (see :func:`rule_motifs`)."""
+    out: set[str] = set()
+    for b, m in line.boards():
+        out |= rule_motifs(b, m)
+    return out
+
+
+def motif_blockade(line: SolutionLine) -> bool:
+    """The defender ends with pieces but no legal move."""
+    fb = line.final()
+    own = fb.white if fb.turn else fb.black
+    return bool(own) and not fb.legal_moves
+
+
+def motif_breakthrough(line: SolutionLine) -> bool:
+    """Sacrifices that open the way for a man to crown (a breakthrough)."""
+    return motif_sacrifices(line) > 0 and motif_crowning(line)
+
+
+def motif_shot(line: SolutionLine) -> bool:
+    """The classic shot: material given, then a multi-capture of two or more pieces."""
+    return motif_sacrifices(line) > 0 and motif_final_capture(line) >= 2
+
+
+def motif_king_shot(line: SolutionLine) -> bool:
+    """The decisive multi-capture is made by a king."""
+    for b, m in reversed(list(line.boards())[0::2]):
+        if m.captured:
+            return len(m.captured) >= 2 and bool(b.kings & (1 << b.geo.bit_of[m.start]))
+    return False
+
+
+#: name -> predicate; integer results become ``name:N`` tags (when > 0), booleans ``name``
+MOTIF_PREDICATES: dict[str, Callable[[SolutionLine], object]] = {
+    "sacrifice": motif_sacrifices,
+    "capture": motif_final_capture,
+    "crowning": motif_crowning,
+    "blockade": motif_blockade,
+    "breakthrough": motif_breakthrough,
+    "shot": motif_shot,
+    "king_shot": motif_king_shot,
+}
+
+
+def motifs(line: SolutionLine) -> tuple[str, ...]:
+    """Every motif of ``line`` as tags, e.g. ``('sacrifice:2', 'capture:3', 'shot', 'majority')``.
+
+    >>> b = Board("czech", "W:W28,K29:B18,11,4,24")
+    >>> motifs(SolutionLine.from_texts(b, ["29x15x8"]))
+    ('capture:2', 'king_shot', 'king_priority')
+    """
+    tags: list[str] = []
+    for name, pred in MOTIF_PREDICATES.items():
+        val = pred(line)
+        if isinstance(val, bool):
+            if val:
+                tags.append(name)
+        elif isinstance(val, int) and val > 0:
+            tags.append(f"{name}:{val}")
+    tags.extend(sorted(motif_rules(line)))
+    return tuple(tags)
+
+
+def difficulty(line: SolutionLine, verdict: Verdict | None = None) -> int:
+    """A rating between 800 and 2200 from the length, sacrifices, quietness, rule traps and the
+    width of the proof tree.
+
+    >>> b = Board("czech", "W:W28,K29:B18,11,4,24")
+    >>> difficulty(SolutionLine.from_texts(b, ["29x15x8"], "capture"))
+    1050
+    """
+    tags = motifs(line)
+    n = len(line.solver_moves)
+    r = 800.0
+    if line.goal == "capture":
+        m = line.moves[0]
+        r += 100 * max(0, len(m.captured) - 1)
+        r += 150 * sum(
+            t in tags
+            for t in ("king_priority", "majority", "turkish_strike", "no_crown_in_passing")
+        )
+        r += 50 * max(0, len(m.path) - len(m.captured))
+        others = len(line.board.legal_moves)
+        r += 0 if others > 1 else 0
+    else:
+        r += 250 * (n - 1)
+        r += 120 * motif_sacrifices(line)
+        if not line.moves[0].captured:
+            r += 150
+        r += 75 * sum(
+            t in tags
+            for t in ("majority", "turkish_strike", "no_crown_in_passing", "king_priority")
+        )
+        if line.goal == "win":
+            r += 100
+        if verdict is not None and verdict.proof:
+            width = sum(p.size() for p in verdict.proof)
+            r += min(250, 60 * max(0.0, _log2(width) - 2))
+            r += min(150, 40 * verdict.duals)
+        r += 30 * len(line.board.legal_moves) if n > 1 else 0
+    return int(max(800, min(2200, round(r / 10) * 10)))
+
+
+def _log2(x: int) -> float:
+    return float(x.bit_length() - 1) if x > 0 else 0.0
+
+
+# -- mined puzzles --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MinedPuzzle:
+    """A proven-unique puzzle with its tags, ready for PDN or the database."""
+
+    variant: str
+    fen: str
+    goal: str
+    horizon: int
+    solution: tuple[str, ...]
+    motifs: tuple[str, ...]
+    difficulty: int
+    source: str
+    duals: int = 0
+    nodes: int = 0
+    engine_version: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["solution"] = list(self.solution)
+        d["motifs"] = list(self.motifs)
+        return d
+
+
+def _board_at(variant: Variant, pos: Position) -> Board:
+    b = Board(variant)
+    b.white, b.black, b.kings, b.turn = pos
+    b.clear_stack()
+    return b
+
+
+def _balance(pos: Position) -> int:
+    w, b, k, t = pos
+    own, opp = (w, b) if t else (b, w)
+    return own.bit_count() + 2 * (own & k).bit_count() - opp.bit_count() - 2 * (opp & k).bit_count()
+
+
+def _puzzle(board: Board, v: Verdict, source: str) -> MinedPuzzle:
+    line = SolutionLine.from_texts(board, v.solution, v.goal)
+    return MinedPuzzle(
+        variant=board.variant.name,
+        fen=board.fen(),
+        goal=v.goal,
+        horizon=v.horizon,
+        solution=v.solution,
+        motifs=motifs(line),
+        difficulty=difficulty(line, v),
+        source=source,
+        duals=v.duals,
+        nodes=v.nodes,
+        engine_version=v.engine_version,
+    )
+
+
+def _prove_tight(board: Board, goal: str, limits: Limits) -> Verdict | None:
+    """Solve with ``limits``; when unique, solve again with the horizon set to the solution length
+    (the puzzle's stated horizon). None unless the final verdict is unique."""
+    v = solve(board, goal, limits, all_cooks=False)
+    if v.kind != "unique":
+        return None
+    if v.length != v.horizon:
+        v = solve(board, goal, replace(limits, moves=v.length), all_cooks=False)
+        if v.kind != "unique":
+            return None
+    return v
+
+
+def _worth_keeping(p: MinedPuzzle, max_duals: int = 6) -> bool:
+    """A real puzzle: few duals, and a gain puzzle that is more than running a man to crown."""
+    if p.duals > max_duals:
+        return False
+    if p.goal.startswith("gain"):
+        tags = set(p.motifs)
+        captures = any("x" in t for t in p.solution[0::2])
+        if not captures and not any(t.startswith("sacrifice") for t in tags):
+            return False
+    return True
+
+
+def examine(
+    board: Board,
+    kinds: Iterable[str] = ("capture", "gain", "win"),
+    source: str = "",
+    limits: Limits = MINING_LIMITS,
+    look_ahead: int = 4,
+    near_end: bool = False,
+) -> list[MinedPuzzle]:
+    """Proven-unique puzzles found in ``board`` (side to move = solver), at most one per goal kind.
+
+    Cheap filters first (the rules that shaped a forced capture; a short material look-ahead that
+    sees a gain or a win; ``near_end``: the side to move went on to win the game soon), then proofs.
+    """
+    kinds = set(kinds)
+    c = core(board.variant)
+    pos: Position = board.key()
+    legal = c.moves(*pos)
+    out: list[MinedPuzzle] = []
+    if not legal:
+        return out
+    has_cap = bool(legal[0][2])
+    if "capture" in kinds and has_cap and len(legal) == 1:
+        m = board.legal_moves[0]
+        rules = rule_motifs(board, m)
+        if rules or len(m.captured) >= 3:
+            v = solve(board, "capture")
+            if v.kind == "unique":
+                out.append(_puzzle(board, v, source))
+    if len(legal) < 2 or not kinds & {"gain", "win"}:
+        return out
+    score = material_search(c, *pos, look_ahead) if "gain" in kinds or not near_end else 0
+    gain = score - _balance(pos)
+    if score >= 50 or near_end:
+        if "win" in kinds:
+            v2 = _prove_tight(
+                board, "win", replace(limits, moves=4, nodes=min(limits.nodes, 50_000))
+            )
+            if v2 is not None and (v2.length >= 2 or has_cap):
+                pz = _puzzle(board, v2, source)
+                if _worth_keeping(pz):
+                    out.append(pz)
+        return out
+    if "gain" in kinds and gain >= 1:
+        tried: set[int] = set()
+        n = min(gain, 6)
+        while n >= 1 and n not in tried and len(tried) < 2:
+            tried.add(n)
+            v = solve(board, f"gain:{n}", limits, all_cooks=False)
+            if v.kind == "cooked" and n + 1 <= 6:
+                n += 1
+                continue
+            if v.kind == "no_solution":
+                n -= 1
+                continue
+            if v.kind == "unique":
+                if v.length != v.horizon:
+                    v3 = solve(board, f"gain:{n}", replace(limits, moves=v.length), all_cooks=False)
+                    if v3.kind != "unique":
+                        break
+                    v = v3
+                if v.length >= 2 or has_cap:
+                    pz = _puzzle(board, v, source)
+                    if _worth_keeping(pz):
+                        out.append(pz)
+            break
+    return out
+
+
+# -- self-play ------------------------------------------------------------------------------------
+
+
+def choose_move(c: Core, pos: Position, rng: random.Random, skill: float = 0.6) -> RawMove | None:
+    """The cheap player: with probability ``skill`` the best move by a 2-ply material look-ahead
+    (ties broken at random), else a random move, larger captures preferred."""
+    moves = c.moves(*pos)
+    if not moves:
+        return None
+    if len(moves) == 1:
+        return moves[0]
+    w, b, k, t = pos
+    if rng.random() < skill:
+        depth = 1 if rng.random() < 0.5 else 2
+        scored = [
+            (-material_search(c, *c.make(w, b, k, t, m), not t, depth - 1), rng.random(), m)
+            for m in moves
+        ]
+        return max(scored)[2]
+    weights = [1 + 3 * m[2].bit_count() for m in moves]
+    return rng.choices(moves, weights)[0]
+
+
+def play_game(
+    variant: str | Variant, rng: random.Random, max_plies: int = 160, skill: float = 0.6
+) -> list[Position]:
+    """The positions (before each move) of one self-play game, seeded by ``rng``; the game stops
+    when a side cannot move or after ``max_plies``."""
+    v = find_variant(variant)
+    c = core(v)
+    b = Board(v)
+    pos: Position = b.key()
+    out: list[Position] = []
+    for _ in range(max_plies):
+        m = choose_move(c, pos, rng, skill)
+        out.append(pos)
+        if m is None:
+            break
+        w, bl, k = c.make(*pos, m)
+        pos = (w, bl, k, not pos[3])
+    return out
+
+
+_MOVE_TOKEN = re.compile(r"^\d+\.+$|^[\d.]+$")
+
+
+def pdn_positions(text: str, variant: str | Variant) -> Iterator[tuple[str, Position]]:
+    """(source label, position) for every position of every game in a PDN text (moves that do
+    not parse end that game). Uses :mod:`dama.pdn` when it is available."""
+    v = find_variant(variant)
+    games = re.split(r"\n\s*\n(?=\s*\[)", text)
+    for gi, game in enumerate(games, 1):
+        fen_m = re.search(r'\[FEN\s+"([^"]*)"\]', game)
+        try:
+            b = Board(v, fen_m.group(1)) if fen_m else Board(v)
+        except ValueError:
+            continue
+        body = re.sub(r"\[[^\]]*\]", " ", game)
+        body = re.sub(r"\{[^}]*\}|\([^)]*\)", " ", body)
+        for ply, tok in enumerate(body.split()):
+            if _MOVE_TOKEN.match(tok) or tok in ("*", "1-1", "2-0", "0-2", "1-0", "0-1"):
+                continue
+            yield (f"pdn game {gi} ply {b.ply}", b.key())
+            try:
+                b.push_text(re.sub(r"^\d+\.+", "", tok))
+            except ValueError:
+                break
+            _ = ply
+
+
+def mine(
+    variant: str | Variant,
+    count: int,
+    seed: int = 0,
+    *,
+    mix: dict[str, float] | None = None,
+    positions: Iterable[tuple[str, Position]] | None = None,
+    limits: Limits = MINING_LIMITS,
+    progress: Callable[[int, int, dict[str, int]], None] | None = None,
+    max_games: int = 100_000,
+) -> Iterator[MinedPuzzle]:
+    """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
+    ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
+
+    ``progress(games, found, per_kind)`` is called after each game. Positions are never repeated.
+    """
+    v = find_variant(variant)
+    mix = dict(DEFAULT_MIX if mix is None else mix)
+    total = sum(mix.values()) or 1.0
+    quota = {kind: max(1, round(count * share / total)) for kind, share in mix.items() if share > 0}
+    while sum(quota.values()) > count and quota:
+        biggest = max(quota, key=lambda q: quota[q])
+        quota[biggest] -= 1
+    got = dict.fromkeys(quota, 0)
+    seen: set[Position] = set()
+    lines: set[tuple[str, str, str]] = set()
+    found = 0
+    rng = random.Random(seed)
+    look_ahead = 3 if v.size == 10 else 4
+
+    c = core(v)
+
+    def stream() -> Iterator[tuple[str, Position, bool]]:
+        if positions is not None:
+            for label, pos in positions:
+                yield (label, pos, False)
+            return
+        for gno in range(1, max_games + 1):
+            game = play_game(v, rng, max_plies=200 if v.size == 10 else 160)
+            won = not c.moves(*game[-1])
+            for ply, p in enumerate(game):
+                # the winner to move in the last moves of a decided game: a win puzzle candidate
+                near_end = won and len(game) - ply <= 9 and (len(game) - ply) % 2 == 0
+                yield (f"selfplay {v.name} seed {seed} game {gno} ply {ply}", p, near_end)
+            if progress is not None:
+                progress(gno, found, dict(got))
+
+    for label, p, near_end in stream():
+        if found >= count:
+            return
+        if p in seen:
+            continue
+        seen.add(p)
+        open_kinds = [kk for kk, q in quota.items() if got[kk] < q]
+        if not open_kinds:
+            return
+        if open_kinds == ["win"] and not near_end:
+            continue
+        for pz in examine(_board_at(v, p), open_kinds, label, limits, look_ahead, near_end):
+            kind = pz.goal.split(":")[0]
+            if got.get(kind, 0) >= quota.get(kind, 0):
+                continue
+            # near duplicates (the same shot a ply later) teach nothing new
+            same = (kind, pz.solution[0], pz.solution[-1])
+            if same in lines:
+                continue
+            lines.add(same)
+            got[kind] += 1
+            found += 1
+            yield pz
+            if found >= count:
+                return
+
+
+# -- PDN ------------------------------------------------------------------------------------------
+
+
+def _movetext(board: Board, solution: Iterable[str]) -> str:
+    parts = []
+    n = 1
+    white = board.turn
+    for i, mv in enumerate(solution):
+        if white:
+            parts.append(f"{n}. {mv}")
+        else:
+            parts.append(f"{n}... {mv}" if i == 0 else mv)
+            n += 1
+        white = not white
+    return " ".join(parts)
+
+
+def puzzle_pdn(p: MinedPuzzle) -> str:
+    """One puzzle as a PDN game: the position in ``FEN`` and the puzzle tags."""
+    v = find_variant(p.variant)
+    b = Board(v, p.fen)
+    tags = {
+        "Event": "dama_learn puzzle",
+        "GameType": str(v.gametype),
+        "SetUp": "1",
+        "FEN": p.fen,
+        "Goal": p.goal,
+        "Horizon": str(p.horizon),
+        "Solution": " ".join(p.solution),
+        "Motifs": " ".join(p.motifs),
+        "Difficulty": str(p.difficulty),
+        "Duals": str(p.duals),
+        "Source": p.source,
+        "Engine": p.engine_version,
+    }
+    try:
+        from .pdn import position_pdn
+    except ImportError:  # pragma: no cover - pdn.py is optional
+        lines = "\n".join(f'[{k} "{val}"]' for k, val in [*tags.items(), ("Result", "*")])
+        return f"{lines}\n\n*\n"
+    return position_pdn(b, tags)
+
+
+def puzzles_pdn(puzzles: Iterable[MinedPuzzle]) -> str:
+    """Puzzles as one PDN text, games separated by a blank line."""
+    return "\n".join(puzzle_pdn(p) for p in puzzles)
+
+
+def read_puzzles_pdn(text: str) -> list[dict[str, str]]:
+    """The tag pairs of every game of a PDN text (the puzzles written by :func:`puzzles_pdn`)."""
+    out: list[dict[str, str]] = []
+    cur: dict[str, str] = {}
+    for line in text.splitlines():
+        m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', line.strip())
+        if m:
+            if m.group(1) == "Event" and cur:
+                out.append(cur)
+                cur = {}
+            cur[m.group(1)] = m.group(2)
+    if cur:
+        out.append(cur)
+    return out
+
+
+# -- command line ---------------------------------------------------------------------------------
+
+
+def cli_mine(args: Any) -> int:
+    """``python -m dama mine``: mine puzzles and write them as PDN, one game at a time (so a long
+    run can be watched and interrupted); progress goes to stderr."""
+    import sys
+    import time
+
+    from .errors import DamaError
+
+    v = find_variant(args.variant)
+    if args.count < 1:
+        raise DamaError(f"--count must be at least 1, not {args.count}")
+    mix = None
+    if getattr(args, "mix", None):
+        mix = {}
+        for part in args.mix.split(","):
+            name, _, share = part.partition("=")
+            if name.strip() not in ("capture", "gain", "win"):
+                raise DamaError(f"--mix: unknown goal {name.strip()!r} (capture, gain, win)")
+            try:
+                mix[name.strip()] = float(share)
+            except ValueError:
+                raise DamaError(f"--mix: {part!r} is not goal=share") from None
+    positions = None
+    if getattr(args, "from_pdn", None):
+        try:
+            with open(args.from_pdn, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as e:
+            raise DamaError(f"cannot read {args.from_pdn}: {e.strerror}") from None
+        positions = pdn_positions(text, v)
+    t0 = time.perf_counter()
+
+    def progress(games: int, found: int, per_kind: dict[str, int]) -> None:
+        if games % 25 == 0:
+            kinds = " ".join(f"{k}={n}" for k, n in per_kind.items())
+            sys.stderr.write(
+                f"[{time.perf_counter() - t0:7.0f}s] games {games} puzzles {found} {kinds}\n"
+            )
+            sys.stderr.flush()
+
+    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    try:
+        n = 0
+        for pz in mine(v, args.count, args.seed, mix=mix, positions=positions, progress=progress):
+            if n:
+                out.write("\n")
+            out.write(puzzle_pdn(pz))
+            out.flush()
+            n += 1
+        sys.stderr.write(f"[{time.perf_counter() - t0:7.0f}s] done: {n} puzzles\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0

@@ -1,0 +1,192 @@
+"""Puzzle mining (issue 5): self-play, candidates, proofs, motifs, difficulty, PDN; the corpus."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from dama import Board
+from dama.__main__ import main
+from dama.mine import (
+    MinedPuzzle,
+    SolutionLine,
+    difficulty,
+    mine,
+    motif_final_capture,
+    motif_sacrifices,
+    motifs,
+    pdn_positions,
+    play_game,
+    puzzle_pdn,
+    puzzles_pdn,
+    read_puzzles_pdn,
+    rule_motifs,
+)
+from dama.solve import Limits, solve
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "puzzles"
+
+
+def line(variant: str, fen: str, moves: list[str], goal: str = "") -> SolutionLine:
+    return SolutionLine.from_texts(Board(variant, fen), moves, goal)
+
+
+# -- motif predicates on hand-made lines ------------------------------------------------------------
+
+
+def test_shot_sacrifice_and_final_capture() -> None:
+    sl = line(
+        "brazilian",
+        "W:W25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,18,19,20",
+        ["27-24", "20x27", "31x24x15x22"],
+        "gain:2",
+    )
+    assert motif_sacrifices(sl) == 1
+    assert motif_final_capture(sl) == 3
+    tags = motifs(sl)
+    assert {"sacrifice:1", "capture:3", "shot"} <= set(tags)
+    assert "crowning" not in tags
+
+
+def test_king_priority_motif() -> None:
+    b = Board("czech", "W:W28,K29:B18,11,4,24")
+    assert rule_motifs(b, b.parse_move("29x15x8")) == {"king_priority"}
+    assert "king_priority" in motifs(SolutionLine.from_texts(b, ["29x15x8"], "capture"))
+
+
+def test_majority_motif() -> None:
+    fen = "W:W20,25,30,33,34,36,37,41,42,45,46,47:B1,2,3,4,5,6,7,9,12,14,16,22,23,31"
+    b = Board("international", fen)
+    assert "majority" in rule_motifs(b, b.parse_move("36x27x18x29"))
+
+
+def test_no_crown_in_passing_motif() -> None:
+    # Brazilian: the man on 10 jumps 7 to 3 on the far row, then 8 back to 12: no crown
+    b = Board("brazilian", "W:W10:B7,8")
+    (m,) = b.legal_moves
+    assert m.route_str() == "10x3x12" and not m.crowns
+    assert rule_motifs(b, m) == {"no_crown_in_passing"}
+
+
+def test_quiet_moves_have_no_rule_motifs() -> None:
+    b = Board("czech")
+    assert rule_motifs(b, b.legal_moves[0]) == set()
+
+
+def test_crowning_and_breakthrough() -> None:
+    # Czech: 22-17 13x22 25x18x11 is a shot without crowning
+    sl = line(
+        "czech",
+        "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15",
+        ["22-17", "13x22", "25x18x11"],
+        "gain:1",
+    )
+    tags = motifs(sl)
+    assert "crowning" not in tags and "breakthrough" not in tags
+    assert "shot" in tags
+
+
+def test_difficulty_grows_with_length_and_sacrifices() -> None:
+    short = line("czech", "W:W28,K29:B18,11,4,24", ["29x15x8"], "capture")
+    shot = line(
+        "czech",
+        "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15",
+        ["22-17", "13x22", "25x18x11"],
+        "gain:1",
+    )
+    assert 800 <= difficulty(short) < difficulty(shot) <= 2200
+
+
+# -- self-play and mining ---------------------------------------------------------------------------
+
+
+def test_self_play_is_seeded() -> None:
+    a = play_game("czech", random.Random(4))
+    b = play_game("czech", random.Random(4))
+    assert a == b
+    assert len(a) > 10
+
+
+def test_seeded_mining_yields_proven_unique_tagged_puzzles() -> None:
+    found = list(mine("czech", 6, seed=3))
+    assert len(found) == 6
+    assert found == list(mine("czech", 6, seed=3))
+    kinds = {p.goal.split(":")[0] for p in found}
+    assert {"capture", "gain"} <= kinds
+    for p in found:
+        assert p.motifs
+        assert 800 <= p.difficulty <= 2200
+        v = solve(Board(p.variant, p.fen), p.goal, Limits(moves=p.horizon))
+        assert v.kind == "unique", p
+        assert v.solution == p.solution
+        assert v.length == p.horizon
+
+
+def test_pdn_round_trip() -> None:
+    found = list(mine("brazilian", 3, seed=2))
+    text = puzzles_pdn(found)
+    tags = read_puzzles_pdn(text)
+    assert len(tags) == 3
+    for p, t in zip(found, tags, strict=True):
+        assert Board(p.variant, t["FEN"]).fen() == p.fen
+        assert t["Goal"] == p.goal
+        assert t["Horizon"] == str(p.horizon)
+        assert t["Solution"].split() == list(p.solution)
+        assert t["Motifs"].split() == list(p.motifs)
+        assert t["GameType"] == "26"
+        assert int(t["Difficulty"]) == p.difficulty
+        assert t["Source"] == p.source
+
+
+def test_positions_of_pdn_games_can_be_mined() -> None:
+    text = '[Event "g"]\n[GameType "29"]\n\n1. 22-18 11-15 2. 18x11 8x15 *\n'
+    got = list(pdn_positions(text, "czech"))
+    assert len(got) == 4
+    assert got[0][1] == Board("czech").key()
+    puzzles = list(mine("czech", 1, positions=got, mix={"capture": 1.0}))
+    assert all(isinstance(p, MinedPuzzle) for p in puzzles)
+
+
+def test_cli_mine_writes_pdn(tmp_path: Path) -> None:
+    out = tmp_path / "p.pdn"
+    assert (
+        main(["mine", "--variant", "czech", "--count", "2", "--seed", "5", "--out", str(out)]) == 0
+    )
+    assert len(read_puzzles_pdn(out.read_text())) == 2
+
+
+def test_cli_mine_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["mine", "--variant", "czech", "--count", "0"])
+    assert exc.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+# -- the shipped corpus ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
+def test_corpus_sample_is_proven_unique(variant: str) -> None:
+    path = CORPUS / f"{variant}.pdn"
+    if not path.exists():
+        pytest.skip(f"{path} not mined yet")
+    tags = read_puzzles_pdn(path.read_text())
+    assert len(tags) >= 300
+    goals = {t["Goal"].split(":")[0] for t in tags}
+    assert goals == {"capture", "gain", "win"}
+    for t in random.Random(variant).sample(tags, 8):
+        board = Board(variant, t["FEN"])
+        v = solve(board, t["Goal"], Limits(moves=int(t["Horizon"])))
+        assert v.kind == "unique", t
+        assert " ".join(v.solution) == t["Solution"]
+
+
+def test_puzzle_pdn_has_the_tags() -> None:
+    p = MinedPuzzle(
+        "czech", "W:W28,K29:B4,11,18,24", "capture", 1, ("29x15x8",), ("capture:2",), 1050, "hand"
+    )
+    text = puzzle_pdn(p)
+    for tag in ("FEN", "Goal", "Horizon", "Solution", "Motifs", "Difficulty", "Source", "GameType"):
+        assert f"[{tag} " in text
