@@ -211,10 +211,61 @@ def api_section(ctx: BenchContext) -> list[Row]:
     return rows
 
 
-#: the bench, in order; add a Section to add a benchmark (e.g. the solver)
+#: the shipped puzzle corpus the solver section proves a sample of
+_CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "puzzles"
+SOLVER_SAMPLE = 20
+QUICK_SOLVER_SAMPLE = 5
+
+
+def solver_section(ctx: BenchContext) -> list[Row]:
+    """The solver on a fixed sample of the corpus: the first 20 puzzles of each variant's file
+    (5 with --quick), each proved again at its horizon; puzzles/s and nodes/s per variant."""
+    from .mine import read_puzzles_pdn
+    from .solve import Limits, solve
+
+    rows = []
+    sample = QUICK_SOLVER_SAMPLE if ctx.quick else SOLVER_SAMPLE
+    for variant in ("international", "brazilian", "czech"):
+        path = _CORPUS / f"{variant}.pdn"
+        try:
+            tags = read_puzzles_pdn(path.read_text(encoding="utf-8"))[:sample]
+        except OSError:
+            ctx.out(f"  ... {variant}: no corpus at {path}, skipped")
+            continue
+        puzzles = [(Board(variant, t["FEN"]), t["Goal"], int(t["Horizon"])) for t in tags]
+        kinds: dict[str, int] = {}
+
+        def prove_all(
+            puzzles: list[tuple[Board, str, int]] = puzzles, kinds: dict[str, int] = kinds
+        ) -> int:
+            kinds.clear()
+            nodes = 0
+            for board, goal, horizon in puzzles:
+                v = solve(board, goal, Limits(moves=horizon))
+                kinds[v.kind] = kinds.get(v.kind, 0) + 1
+                nodes += v.nodes
+            return nodes
+
+        ours, _ = measure(ctx.repeat, (prove_all, ()))
+        n = len(puzzles)
+        pps = n / ours.seconds if ours.seconds > 0 else float("inf")
+        verdicts = ", ".join(f"{k} {c}" for k, c in sorted(kinds.items()))
+        row = Row(
+            f"{variant} solver",
+            None,
+            ours,
+            note=f"{n} corpus puzzles, {pps:.1f} puzzles/s; verdicts: {verdicts}",
+        )
+        rows.append(row)
+        ctx.out(f"  ... {row.label}: {n} puzzles in {ours.seconds:.2f} s ({pps:.1f}/s)")
+    return rows
+
+
+#: the bench, in order; add a Section to add a benchmark
 SECTIONS: list[Section] = [
     Section("perft", "perft: fast core (Board.perft) from the start positions", perft_section),
     Section("api", "perft through the public API (legal_moves, push, pop)", api_section),
+    Section("solver", "solver: proving a fixed sample of the puzzle corpus", solver_section),
 ]
 
 
