@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: venv run test test-web-postgres test-engine bench lint format messages
+.PHONY: venv run test test-web-postgres test-engine bench lint format messages load fuzz faults
 
 venv: $(STAMP)
 
@@ -33,6 +33,19 @@ test-web-postgres: venv
 
 test-engine: venv
 	$(PY) -m pytest tests/engine
+
+# Hardening (README "Hardening"). The load test starts its own gunicorn, worker, Redis and
+# PostgreSQL database on loopback: LOAD_SECONDS (300), LOAD_USERS (50), LOAD_BACKENDS (postgres,sqlite).
+load: venv
+	$(PY) tests/load/run_load.py
+
+# Every form and endpoint that takes a FEN, PDN, move, square, id or file; FUZZ_EXAMPLES per test.
+fuzz: venv
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-1000} $(PY) -m pytest tests/fuzz -q
+
+# Redis stopped, a worker killed, the database restarted, a proof over its time limit (real processes).
+faults: venv
+	$(PY) -m pytest tests/faults -q
 
 bench: venv
 	$(PY) -m dama.bench

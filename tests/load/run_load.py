@@ -1,0 +1,294 @@
+"""The load test: the mixed traffic of a class against the production stack on loopback.
+
+For each backend it starts, in a temporary folder and on free loopback ports:
+
+* ``postgres``: a PostgreSQL database of its own (created on DAMA_LOAD_POSTGRES_URL's server and
+  dropped after), its own ``redis-server`` (broker and cache), gunicorn with the production
+  settings (DEBUG=0) and one Celery worker;
+* ``sqlite``: the embedded default, SQLite and the SQLite-file broker, gunicorn and one worker;
+
+seeds it (tests/load/seed.py), runs locust headless (tests/load/locustfile.py) with LOAD_USERS
+users for LOAD_SECONDS, stops everything and prints requests per second, p50/p95/p99 per endpoint
+(client latency and the server's own time from the Server-Timing header) and the errors. The
+report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
+
+    make load                                    # 50 users, 300 s, postgres then sqlite
+    LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
+
+Only 127.0.0.1 is contacted; every process started here is stopped before the script exits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+SERVER_TIMED = ("move", "lesson check", "puzzle page", "lesson step")
+
+
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name) or default)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+class Stack:
+    """The processes of one backend; ``stop()`` ends each of them (process groups)."""
+
+    def __init__(self, backend: str, workdir: Path, users: int, log=print) -> None:
+        self.backend = backend
+        self.dir = workdir
+        self.users = users
+        self.log = log
+        self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = None
+        self.env = {
+            **os.environ,
+            "DEBUG": "0",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "0",
+            "DAMA_VAR_DIR": str(workdir / "var"),
+            "STATIC_ROOT": str(workdir / "static"),
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "dama_learn.settings",
+            "PYTHONPATH": str(ROOT),
+        }
+        for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+            self.env.pop(name, None)
+
+    # -- services ----------------------------------------------------------------------------------
+
+    def _start(self, name: str, args: list[str]) -> subprocess.Popen:
+        out = open(self.dir / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        self.procs.append((name, proc))
+        return proc
+
+    def _run(self, args: list[str], timeout: float = 300) -> None:
+        done = subprocess.run(
+            args, cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+
+    def start(self) -> None:
+        if self.backend == "postgres":
+            self._postgres()
+            redis_port = free_port()
+            self._start(
+                "redis",
+                ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
+                 "--save", "", "--appendonly", "no", "--dir", str(self.dir)],
+            )  # fmt: skip
+            self.env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+            self.env["DB_CONN_MAX_AGE"] = "60"
+        else:
+            self.env["DATABASE_URL"] = f"sqlite:///{self.dir / 'load.sqlite3'}"
+        self.log(f"[{self.backend}] migrate, collectstatic, seed")
+        self._run([PY, "manage.py", "migrate", "--noinput", "-v0"])
+        self._run([PY, "manage.py", "collectstatic", "--noinput", "-v0"])
+        self._run([PY, str(HERE / "seed.py"), str(self.users), str(self.dir / "plan.json")])
+        workers = env_int("LOAD_GUNICORN_WORKERS", 4)
+        self._start(
+            "gunicorn",
+            [PY, "-m", "gunicorn", "dama_learn.wsgi", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "--timeout", "60"],
+        )  # fmt: skip
+        self._start(
+            "worker",
+            [PY, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "default,deep,verify",
+             "--concurrency", "1", "--loglevel", "WARNING", "-n", f"load-{self.port}@localhost"],
+        )  # fmt: skip
+        self._wait_healthy()
+
+    def _postgres(self) -> None:
+        import psycopg
+
+        base = os.environ.get(
+            "DAMA_LOAD_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+        )
+        name = f"dama_load_{os.getpid()}_{secrets.token_hex(3)}"
+        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        self.database = (base, name)
+        self.env["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+
+    def _wait_healthy(self, seconds: float = 90) -> None:
+        deadline = time.monotonic() + seconds
+        last = ""
+        while time.monotonic() < deadline:
+            for name, proc in self.procs:
+                if proc.poll() is not None:
+                    raise RuntimeError(
+                        f"{name} exited: {(self.dir / f'{name}.log').read_text()[-3000:]}"
+                    )
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as r:
+                    if r.status == 200:
+                        return
+            except Exception as exc:  # 503 while the worker's first heartbeat is not there
+                last = str(exc)
+            time.sleep(1)
+        raise RuntimeError(f"the site did not become healthy within {seconds} s: {last}")
+
+    def stop(self) -> None:
+        for _name, proc in reversed(self.procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for _name, proc in reversed(self.procs):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if self.database:
+            import psycopg
+
+            base, name = self.database
+            with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def server_errors(self) -> list[str]:
+        text = (self.dir / "gunicorn.log").read_text(errors="replace")
+        return [
+            line
+            for line in text.splitlines()
+            if "Traceback" in line or "Error handling request" in line
+        ]
+
+
+def run_locust(stack: Stack, users: int, seconds: int) -> dict:
+    results = stack.dir / "results.json"
+    env = {**stack.env, "LOAD_PLAN": str(stack.dir / "plan.json"), "LOAD_RESULTS": str(results)}
+    args = [
+        PY, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
+        "-u", str(users), "-r", str(max(1, users // 5)), "-t", f"{seconds}s",
+        "--host", stack.url, "--only-summary", "--stop-timeout", "10", "--loglevel", "WARNING",
+    ]  # fmt: skip
+    with open(stack.dir / "locust.log", "w") as out:
+        subprocess.run(
+            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=seconds + 120
+        )
+    return json.loads(results.read_text())
+
+
+def summarize(backend: str, raw: dict, seconds: int, server_errors: list[str]) -> dict:
+    rows = []
+    total = 0
+    errors = sum(len(v) for v in raw["errors"].values())
+    for name, t in sorted(raw["timings"].items()):
+        client, server = t["client"], t["server"]
+        total += len(client)
+        rows.append(
+            {
+                "endpoint": name,
+                "requests": len(client),
+                "rps": len(client) / seconds,
+                "client": [percentile(client, q) for q in (50, 95, 99)],
+                "server": [percentile(server, q) for q in (50, 95, 99)],
+                "errors": len(raw["errors"].get(name, [])),
+            }
+        )
+    return {
+        "backend": backend,
+        "seconds": seconds,
+        "requests": total,
+        "rps": total / seconds,
+        "errors": errors,
+        "error_samples": {k: v[:3] for k, v in raw["errors"].items()},
+        "server_errors": server_errors[:10],
+        "rows": rows,
+    }
+
+
+def markdown(summary: dict, users: int) -> str:
+    lines = [
+        f"### {summary['backend']}: {users} users, {summary['seconds']} s",
+        "",
+        f"{summary['requests']} requests, {summary['rps']:.1f} requests/s, "
+        f"{summary['errors']} errors, {len(summary['server_errors'])} server error log lines",
+        "",
+        "| endpoint | requests | req/s | client p50/p95/p99 ms | server p50/p95/p99 ms | errors |",
+        "| --- | ---: | ---: | --- | --- | ---: |",
+    ]
+    for row in summary["rows"]:
+        c = "/".join(f"{v:.0f}" for v in row["client"])
+        s = "/".join(f"{v:.1f}" for v in row["server"])
+        lines.append(
+            f"| {row['endpoint']} | {row['requests']} | {row['rps']:.2f} | {c} | {s} | {row['errors']} |"
+        )
+    if summary["errors"]:
+        lines += ["", "Errors: " + json.dumps(summary["error_samples"])]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    seconds = env_int("LOAD_SECONDS", 300)
+    users = env_int("LOAD_USERS", 50)
+    backends = [
+        b.strip()
+        for b in os.environ.get("LOAD_BACKENDS", "postgres,sqlite").split(",")
+        if b.strip()
+    ]
+    report_path = Path(os.environ.get("LOAD_REPORT", ROOT / "var" / "load-report.md"))
+    keep = os.environ.get("LOAD_KEEP_DIR") == "1"
+    summaries = []
+    for backend in backends:
+        workdir = Path(tempfile.mkdtemp(prefix=f"dama-load-{backend}-"))
+        stack = Stack(backend, workdir, users)
+        try:
+            stack.start()
+            print(f"[{backend}] {users} users for {seconds} s against {stack.url}", flush=True)
+            raw = run_locust(stack, users, seconds)
+        finally:
+            stack.stop()
+        summary = summarize(backend, raw, seconds, stack.server_errors())
+        summaries.append(summary)
+        print(markdown(summary, users), flush=True)
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"[{backend}] logs in {workdir}")
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text("".join(markdown(s, users) + "\n" for s in summaries))
+    report_path.with_suffix(".json").write_text(json.dumps(summaries, indent=1))
+    bad = [s["backend"] for s in summaries if s["errors"] or s["server_errors"]]
+    if bad:
+        print(f"errors on: {', '.join(bad)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Seed the load test's database (run by run_load.py in the server's environment) and write the
+plan the simulated users follow: accounts, the puzzles with the moves that solve them, a class
+with its teacher, and the lesson steps of the Czech course with their answers.
+
+    DJANGO_SETTINGS_MODULE=dama_learn.settings python tests/load/seed.py USERS plan.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.hashers import make_password  # noqa: E402
+
+from accounts.models import profile_of  # noqa: E402
+from classroom.models import Assignment, Classroom, PuzzleSet  # noqa: E402
+from lessons.course import get_course  # noqa: E402
+from tests.puzzle_fixtures import PUZZLES, make_puzzle  # noqa: E402
+
+PASSWORD = "load-test-password-42"
+
+
+def main(users: int, plan_path: str) -> None:
+    User = get_user_model()
+    hashed = make_password(PASSWORD)  # one PBKDF2 hash (salted once) for every load account
+    teacher = User.objects.create(username="load-teacher", password=hashed)
+    profile_of(teacher).grant_teacher_role()
+    students = User.objects.bulk_create(
+        [User(username=f"load-{n:03d}", password=hashed) for n in range(users)]
+    )
+    puzzles = []
+    for name in PUZZLES:
+        puzzle = make_puzzle(name, author=teacher)
+        solution = list(puzzle.proof["solution"])
+        puzzles.append(
+            {"id": puzzle.pk, "variant": puzzle.variant, "moves": solution[::2], "name": name}
+        )
+    classroom = Classroom.objects.create(name="Load club", variant="czech", created_by=teacher)
+    classroom.teachers.add(teacher)
+    for student in students:
+        classroom.add_student(student)
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Load set", variant="czech")
+    for p in puzzles:
+        if p["variant"] == "czech":
+            from puzzles.models import Puzzle
+
+            puzzle_set.add(Puzzle.objects.get(pk=p["id"]))
+    Assignment.objects.create(puzzle_set=puzzle_set, classroom=classroom, assigned_by=teacher)
+    steps = []
+    for step in get_course("czech").steps:
+        ex = step.exercise
+        answer = ", ".join(ex.answers) if ex.mode == "select" else ex.answers[0]
+        data = {"choice": answer} if ex.kind == "choose_move" else {"answer": answer}
+        steps.append({"url": f"/learn/czech/{step.lesson.slug}/{step.slug}/", "data": data})
+    plan = {
+        "password": PASSWORD,
+        "students": [s.username for s in students],
+        "teacher": teacher.username,
+        "classroom": classroom.pk,
+        "set": puzzle_set.pk,
+        "puzzles": puzzles,
+        "steps": steps,
+    }
+    Path(plan_path).write_text(json.dumps(plan, indent=1))
+    print(f"seeded {users} students, {len(puzzles)} puzzles, {len(steps)} lesson steps")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), sys.argv[2])

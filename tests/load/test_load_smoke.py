@@ -1,0 +1,58 @@
+"""A short run of the load test (tests/load/run_load.py): 10 users for 20 s against gunicorn and a
+worker, on the embedded default (SQLite) and on PostgreSQL + Redis. It asserts no errors only: the
+timings of a shared CI machine mean nothing; `make load` measures them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import service_unavailable
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+HERE = Path(__file__).resolve().parent
+
+
+def _postgres_problem() -> str | None:
+    import psycopg
+
+    url = os.environ.get("DAMA_LOAD_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except Exception as exc:
+        return f"PostgreSQL is not reachable at {url}: {exc}"
+    return None
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_short_load_run_has_no_errors(backend, tmp_path):
+    if backend == "postgres":
+        problem = _postgres_problem() or (
+            None if shutil.which("redis-server") else "redis-server is not installed"
+        )
+        if problem:
+            service_unavailable(problem)
+    report = tmp_path / "load.md"
+    env = {
+        **os.environ,
+        "LOAD_SECONDS": "20",
+        "LOAD_USERS": "10",
+        "LOAD_BACKENDS": backend,
+        "LOAD_REPORT": str(report),
+    }
+    done = subprocess.run(
+        [sys.executable, str(HERE / "run_load.py")],
+        env=env, capture_output=True, text=True, timeout=400,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    (summary,) = json.loads(report.with_suffix(".json").read_text())
+    assert summary["errors"] == 0 and summary["server_errors"] == []
+    names = {row["endpoint"] for row in summary["rows"]}
+    assert {"move", "puzzle page", "lesson step", "lesson check", "login"} <= names
+    assert summary["requests"] > 50
