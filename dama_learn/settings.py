@@ -332,12 +332,17 @@ if CELERY_VISIBILITY_TIMEOUT <= _LONGEST_TASK:
     )
 if CELERY_BROKER_URL.startswith(("redis", "rediss")):
     # (The SQLAlchemy transport hands its options to create_engine, so only Redis gets these.)
-    # Unacknowledged messages are looked at every tenth of the timeout (1-60 s).
+    # Unacknowledged messages are looked at every tenth of the timeout (1-60 s); a worker killed
+    # while it held the lock of that sweep blocks the others for at most half the timeout.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
         "unacked_restore_interval": max(1, min(60, CELERY_VISIBILITY_TIMEOUT // 10)),
         "unacked_restore_throttle": 1,
+        "unacked_mutex_expire": max(5, min(300, CELERY_VISIBILITY_TIMEOUT // 2)),
     }
+    # Sites (or test runs) sharing one Redis database keep apart with a prefix on every key.
+    if os.environ.get("CELERY_REDIS_KEY_PREFIX"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = os.environ["CELERY_REDIS_KEY_PREFIX"]
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -1,6 +1,9 @@
-"""Real services for the puzzle-proof tests: a broker (Redis on its own database number, or the
-SQLite file of `make run`) and Celery worker processes on the test database that a test can
-start, SIGKILL and start again.
+"""Real services for the puzzle-proof tests: a broker (Redis, or the SQLite file of `make run`)
+and Celery worker processes on the test database that a test can start, SIGKILL and start again.
+
+On Redis every key of a test run carries a prefix of its own (CELERY_REDIS_KEY_PREFIX), so test
+runs sharing a Redis server (two developers, CI jobs) never see, consume or delete each other's
+messages.
 
 Redis missing: the test is skipped with the reason, or fails when DAMA_REQUIRE_SERVICES=1.
 """
@@ -22,8 +25,10 @@ from django.conf import settings
 from tests.conftest import redis_problem, redis_url, service_unavailable
 from tests.web.test_worker import database_url_for_worker, worker_ready
 
-#: the Redis database these tests own (flushed before each test); DAMA_TEST_VERIFY_REDIS_URL overrides
+#: the Redis database of these tests (DAMA_TEST_VERIFY_REDIS_URL overrides)
 VERIFY_REDIS_DB = 13
+#: the prefix of every Redis key of this test run
+KEY_PREFIX = f"dama-test-{uuid.uuid4().hex[:10]}:"
 
 #: worker settings for these tests: a short visibility timeout, so that a proof whose worker was
 #: killed is delivered again within seconds, and time limits below it (as settings.py demands)
@@ -34,6 +39,7 @@ FAST_REDELIVERY = {
     "DAMA_PROOF_MAX_SECONDS": "5",
     "DAMA_PROOF_SECONDS": "5",
     "DAMA_VERIFY_STALL_SECONDS": "3",
+    "CELERY_REDIS_KEY_PREFIX": KEY_PREFIX,
 }
 
 
@@ -51,12 +57,22 @@ def use_broker(url: str) -> None:
 
     app.conf.broker_url = url
     app.conf.broker_transport_options = (
-        {"visibility_timeout": int(FAST_REDELIVERY["CELERY_VISIBILITY_TIMEOUT"])}
+        {
+            "visibility_timeout": int(FAST_REDELIVERY["CELERY_VISIBILITY_TIMEOUT"]),
+            "global_keyprefix": KEY_PREFIX,
+        }
         if url.startswith("redis")
         else {}
     )
     app._pool = None
     app.amqp._producer_pool = None
+
+
+def forget_keys(client) -> None:
+    """Delete this test run's keys (and only them)."""
+    keys = list(client.scan_iter(match=f"{KEY_PREFIX}*", count=1000))
+    if keys:
+        client.delete(*keys)
 
 
 @pytest.fixture
@@ -68,7 +84,7 @@ def redis_broker(settings):
     import redis
 
     client = redis.Redis.from_url(url)
-    client.flushdb()
+    forget_keys(client)
     from dama_learn.celery import app
 
     previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
@@ -79,7 +95,7 @@ def redis_broker(settings):
     app.conf.broker_url, app.conf.broker_transport_options = previous
     app._pool = None
     app.amqp._producer_pool = None
-    client.flushdb()
+    forget_keys(client)
     client.close()
 
 

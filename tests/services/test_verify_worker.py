@@ -18,14 +18,17 @@ from tests.web.test_puzzle_proofs import CAPTURE, COOKED, GAIN, NO_WIN, WIDE
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 
-def wait_for(pk: int, verdicts=FINAL, seconds: float = 60, what=None) -> Puzzle:
+def wait_for(pk: int, verdicts=FINAL, seconds: float = 60, what=None, workers=()) -> Puzzle:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         puzzle = Puzzle.objects.get(pk=pk)
         if puzzle.verdict in verdicts and (what is None or what(puzzle)):
             return puzzle
         time.sleep(0.1)
-    pytest.fail(f"puzzle {pk} is still {Puzzle.objects.get(pk=pk).verdict} after {seconds} s")
+    row = Puzzle.objects.values().get(pk=pk)
+    row.pop("proof")
+    logs = "\n".join(f"--- {w.hostname}:\n{w.log()[-2000:]}" for w in workers)
+    pytest.fail(f"puzzle {pk} not done after {seconds} s: {row}\n{logs}")
 
 
 def admin_add(client, staff, fields: dict) -> Puzzle:
@@ -99,7 +102,9 @@ def test_a_worker_killed_mid_proof_is_replaced_and_the_verdict_still_arrives(
     first = start_worker(redis_broker)
     # three kings against one on 10x10: about 700,000 positions, 2 s of search
     puzzle = Puzzle.objects.create(**WIDE, limits={"nodes": 5_000_000, "seconds": 5})
-    running = wait_for(puzzle.pk, [Verdict.RUNNING], what=lambda p: p.progress_nodes > 0)
+    running = wait_for(
+        puzzle.pk, [Verdict.RUNNING], what=lambda p: p.progress_nodes > 0, workers=[first]
+    )
     assert running.worker == first.hostname
     # the proof page shows the live figures and keeps polling
     client.force_login(staff)
@@ -112,7 +117,7 @@ def test_a_worker_killed_mid_proof_is_replaced_and_the_verdict_still_arrives(
     assert Puzzle.objects.get(pk=puzzle.pk).verdict == Verdict.RUNNING  # nobody finished it
 
     second = start_worker(redis_broker)
-    done = wait_for(puzzle.pk, seconds=60)
+    done = wait_for(puzzle.pk, seconds=60, workers=[first, second])
     assert done.worker == second.hostname, second.log()[-3000:]
     assert done.verdict in (Verdict.COOKED, Verdict.UNDECIDED), (done.verdict, done.error)
     if done.verdict == Verdict.UNDECIDED:  # a slow machine: the 5 s limit ran out, not a bug
