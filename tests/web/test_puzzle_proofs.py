@@ -815,3 +815,35 @@ def test_the_puzzles_catalogue_translates_every_string_into_czech_and_is_compile
     for lang in ("cs", "en"):
         folder = locale / lang / "LC_MESSAGES"
         assert (folder / "django.mo").stat().st_mtime >= (folder / "django.po").stat().st_mtime
+
+
+# -- settings: time limits below the visibility timeout -------------------------------------------
+
+
+def test_a_visibility_timeout_not_above_every_time_limit_stops_start_up(tmp_path):
+    from tests.web.test_settings import run
+
+    result = run("print(1)", tmp_path, CELERY_VISIBILITY_TIMEOUT="300")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "CELERY_VISIBILITY_TIMEOUT=300 must be longer than" in result.stderr
+
+
+def test_redis_gets_the_visibility_timeout_a_restore_sweep_and_the_key_prefix(tmp_path):
+    from tests.web.test_settings import run
+
+    result = run(
+        "import json; print(json.dumps(s.CELERY_BROKER_TRANSPORT_OPTIONS))",
+        tmp_path,
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        CELERY_VISIBILITY_TIMEOUT="2000",
+        CELERY_REDIS_KEY_PREFIX="site-a:",
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "visibility_timeout": 2000,
+        "unacked_restore_interval": 60,
+        "unacked_restore_throttle": 1,
+        "unacked_mutex_expire": 300,
+        "global_keyprefix": "site-a:",
+    }
