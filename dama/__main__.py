@@ -166,6 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", metavar="FILE", help="PDN file to write (default: stdout)")
     sp.add_argument("--from-pdn", metavar="FILE", help="mine the positions of these PDN games")
     sp.add_argument("--mix", metavar="MIX", help="goal shares, e.g. capture=0.3,gain=0.55,win=0.15")
+    sp.add_argument(
+        "--rule",
+        metavar="MOTIF",
+        help="capture puzzles from random placements shaped by this capture rule "
+        "(turkish_strike, majority, king_priority, no_crown_in_passing)",
+    )
     sp.set_defaults(func=cmd_mine)
     return p
 

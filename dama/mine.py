@@ -49,11 +49,14 @@ __all__ = [
 ]
 
 Position = tuple[int, int, int, bool]
+#: the capture rules :func:`rule_motifs` recognises
+RULE_MOTIFS = ("king_priority", "majority", "turkish_strike", "no_crown_in_passing")
 
 #: default share of each goal kind in :func:`mine`
 DEFAULT_MIX = {"capture": 0.3, "gain": 0.55, "win": 0.15}
 #: limits of the proofs run while mining (a candidate that needs more is skipped)
 MINING_LIMITS = Limits(moves=4, nodes=100_000, seconds=5.0)
+MINING_LIMITS_10x10 = Limits(moves=3, nodes=30_000, seconds=2.0)
 
 
 # -- the solution line and motif predicates -------------------------------------------------------
@@ -444,7 +447,7 @@ def examine(
     if score >= 50 or near_end:
         if "win" in kinds:
             v2 = _prove_tight(
-                board, "win", replace(limits, moves=4, nodes=min(limits.nodes, 50_000))
+                board, "win", replace(limits, moves=4, nodes=min(limits.nodes, 40_000))
             )
             if v2 is not None and (v2.length >= 2 or has_cap):
                 pz = _puzzle(board, v2, source)
@@ -575,7 +578,10 @@ def mine(
     lines: set[tuple[str, str, str]] = set()
     found = 0
     rng = random.Random(seed)
-    look_ahead = 3 if v.size == 10 else 4
+    look_ahead = 2 if v.size == 10 else 4
+    if v.size == 10 and limits is MINING_LIMITS:
+        # the 10x10 board: wider trees, so cheaper filters and smaller proofs per candidate
+        limits = MINING_LIMITS_10x10
 
     c = core(v)
 
@@ -619,6 +625,58 @@ def mine(
             yield pz
             if found >= count:
                 return
+
+
+def random_capture_positions(
+    variant: str | Variant, rng: random.Random, pieces: tuple[int, int] = (3, 9)
+) -> Iterator[Position]:
+    """Endless random placements (kings likely) in which the side to move must capture: a source
+    of capture puzzles for rules that self-play rarely shows, such as the Turkish strike."""
+    v = find_variant(variant)
+    b = Board(v)
+    g = b.geo
+    while True:
+        squares = rng.sample(range(1, g.squares + 1), rng.randint(*pieces) + rng.randint(1, 3))
+        n_own = rng.randint(1, 2)
+        turn = rng.random() < 0.5
+        w = bl = k = 0
+        for i, sq in enumerate(squares):
+            bit = 1 << g.bit_of[sq]
+            mine_side = i < n_own
+            white = mine_side == turn
+            crown = g.white_crown if white else g.black_crown
+            king = mine_side and rng.random() < 0.7 or bool(bit & crown) or rng.random() < 0.1
+            if white:
+                w |= bit
+            else:
+                bl |= bit
+            if king:
+                k |= bit
+        pos = (w, bl, k, turn)
+        if core(v).captures(*pos):
+            yield pos
+
+
+def mine_rule_captures(
+    variant: str | Variant, count: int, motif: str, seed: int = 0, max_tries: int = 200_000
+) -> Iterator[MinedPuzzle]:
+    """``capture`` puzzles whose one legal capture is shaped by the capture rule ``motif``
+    (``turkish_strike``, ``majority``, ``king_priority``, ``no_crown_in_passing``), from random
+    placements."""
+    v = find_variant(variant)
+    rng = random.Random(seed)
+    found = 0
+    for tries, pos in enumerate(random_capture_positions(v, rng)):
+        if found >= count or tries >= max_tries:
+            return
+        b = _board_at(v, pos)
+        legal = b.legal_moves
+        if len(legal) != 1 or motif not in rule_motifs(b, legal[0]):
+            continue
+        verdict = solve(b, "capture")
+        if verdict.kind == "unique":
+            found += 1
+            yield _puzzle(b, verdict, f"random placement {v.name} seed {seed} try {tries}")
 
 
 # -- PDN ------------------------------------------------------------------------------------------
@@ -731,7 +789,15 @@ def cli_mine(args: Any) -> int:
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     try:
         n = 0
-        for pz in mine(v, args.count, args.seed, mix=mix, positions=positions, progress=progress):
+        rule = getattr(args, "rule", None)
+        if rule and rule not in RULE_MOTIFS:
+            raise DamaError(f"--rule: unknown capture rule {rule!r} ({', '.join(RULE_MOTIFS)})")
+        found = (
+            mine_rule_captures(v, args.count, rule, args.seed)
+            if rule
+            else mine(v, args.count, args.seed, mix=mix, positions=positions, progress=progress)
+        )
+        for pz in found:
             if n:
                 out.write("\n")
             out.write(puzzle_pdn(pz))

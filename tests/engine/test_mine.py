@@ -14,6 +14,7 @@ from dama.mine import (
     SolutionLine,
     difficulty,
     mine,
+    mine_rule_captures,
     motif_final_capture,
     motif_sacrifices,
     motifs,
@@ -122,6 +123,15 @@ def test_seeded_mining_yields_proven_unique_tagged_puzzles() -> None:
         assert v.kind == "unique", p
         assert v.solution == p.solution
         assert v.length == p.horizon
+
+
+@pytest.mark.parametrize("variant", ["czech", "international"])
+def test_turkish_strike_capture_puzzles_from_random_placements(variant: str) -> None:
+    found = list(mine_rule_captures(variant, 2, "turkish_strike", seed=1))
+    assert len(found) == 2
+    for p in found:
+        assert p.goal == "capture" and "turkish_strike" in p.motifs
+        assert solve(Board(variant, p.fen), "capture").kind == "unique"
 
 
 def test_pdn_round_trip() -> None:
