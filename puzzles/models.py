@@ -289,11 +289,14 @@ class Puzzle(models.Model):
         """Save; a new puzzle, or a change to what it asks, voids the proof and enqueues a new one."""
         creating = self._state.adding
         changed = not creating and self.content_changed()
-        fixed = engine.fixed_horizon(self.goal) if self.goal else None
-        if fixed is not None:
-            self.horizon = fixed
-        if self.horizon is None and self.goal:
-            self.horizon = engine.default_horizon(self.goal)
+        try:  # a goal that was never cleaned is left for the proof to report
+            fixed = engine.fixed_horizon(self.goal)
+            if fixed is not None:
+                self.horizon = fixed
+            if self.horizon is None:
+                self.horizon = engine.default_horizon(self.goal)
+        except ValueError:
+            pass
         self.limits = {**default_limits(), **(self.limits or {})}
         update_fields = kwargs.get("update_fields")
         if changed:

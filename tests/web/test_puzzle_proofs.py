@@ -847,3 +847,11 @@ def test_redis_gets_the_visibility_timeout_a_restore_sweep_and_the_key_prefix(tm
         "unacked_mutex_expire": 300,
         "global_keyprefix": "site-a:",
     }
+
+
+def test_a_goal_saved_without_validation_gets_the_verdict_error(new):
+    puzzle = Puzzle(variant="czech", fen=CAPTURE["fen"], goal="mate")
+    puzzle.save()
+    assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "error"
+    puzzle.refresh_from_db()
+    assert "unknown goal 'mate'" in puzzle.error
