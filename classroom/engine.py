@@ -22,7 +22,7 @@ import dama.pdn
 import dama.solve
 import dama.svg
 from core import engine as core_engine
-from core.variants import VARIANTS, get_variant
+from core.variants import get_variant
 
 #: what a click in the board editor puts on a square: white/black man/king, or nothing
 PIECES = {
@@ -41,16 +41,8 @@ QUICK_SOLVE_NODES = 300_000
 
 
 def _board(fen: str, variant: str) -> dama.Board:
-    if variant not in VARIANTS:
-        raise ValidationError(_("Unknown variant."), code="variant")
-    if not isinstance(fen, str) or not fen.strip() or len(fen) > 400:
-        raise ValidationError(_("The position is missing or too long."), code="fen")
-    try:
-        return dama.Board.from_fen(fen.strip(), variant)
-    except ValueError as exc:
-        raise ValidationError(
-            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
-        ) from None
+    """The position ``fen`` in ``variant``; ``ValidationError`` with the engine's message."""
+    return core_engine.board_from_fen(fen, variant)
 
 
 def normalise_fen(fen: str, variant: str) -> str:

@@ -23,7 +23,8 @@ import dama
 import dama.mine
 import dama.solve
 import dama.svg
-from core.variants import VARIANTS, get_variant
+from core import engine as core_engine
+from core.variants import get_variant
 
 #: the verdict kinds of ``dama.solve`` (unique, cooked, no_solution, undecided)
 VERDICT_KINDS: tuple[str, ...] = tuple(dama.solve.VERDICT_KINDS)
@@ -48,16 +49,7 @@ def svg_lang() -> str:
 
 def position(fen: str, variant: str) -> dama.Board:
     """The position ``fen`` in ``variant``; ``ValidationError`` with the engine's message."""
-    if variant not in VARIANTS:
-        raise ValidationError(_("Unknown variant."), code="variant")
-    if not isinstance(fen, str) or not fen.strip():
-        raise ValidationError(_("The position is missing."), code="fen")
-    try:
-        return dama.Board.from_fen(fen.strip(), variant)
-    except ValueError as exc:
-        raise ValidationError(
-            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
-        ) from None
+    return core_engine.board_from_fen(fen, variant)
 
 
 def normalize_fen(fen: str, variant: str) -> str:
