@@ -307,7 +307,9 @@ def students_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _student_of(classroom: Classroom, user_id: int):
-    membership = classroom.memberships.select_related("user").filter(user_id=user_id).first()
+    membership = None
+    if user_id < 2**63:  # (a foreign key lookup has no range check: SQLite would overflow)
+        membership = classroom.memberships.select_related("user").filter(user_id=user_id).first()
     if membership is None:
         raise Http404(_("No such student in this class."))
     return membership
@@ -560,8 +562,11 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
     """Proven puzzles of the site to add to the set: search by goal, motif and difficulty."""
     puzzle_set = _set_for(request, pk)
     if request.method == "POST":
+        wanted = request.POST.get("puzzle", "")
         puzzle = get_object_or_404(
-            Puzzle.objects.proven(), pk=request.POST.get("puzzle") or 0, variant=puzzle_set.variant
+            Puzzle.objects.proven(),
+            pk=int(wanted) if wanted.isdigit() and len(wanted) < 18 else 0,
+            variant=puzzle_set.variant,
         )
         puzzle_set.add(puzzle)
         if request.htmx:
@@ -824,6 +829,7 @@ def editor_board(request: HttpRequest, pk: int) -> HttpResponse:
         fen = engine.normalise_fen(fen, variant)
     except ValidationError:
         fen = engine.empty_fen(variant)
+    before = fen
     try:
         if action == "clear":
             fen = engine.empty_fen(variant, engine.white_to_move(fen))
@@ -841,9 +847,14 @@ def editor_board(request: HttpRequest, pk: int) -> HttpResponse:
             fen = engine.toggle_piece(fen, variant, square, request.POST.get("piece", "w"))
     except ValidationError as exc:
         error = " ".join(exc.messages)
+    try:
+        position = engine.editor_board(fen, variant)
+    except ValidationError as exc:  # a change that makes the position invalid: keep the old one
+        error, fen = " ".join(exc.messages), before
+        position = engine.editor_board(fen, variant)
     context = {
         "puzzle_set": puzzle_set,
-        "position": engine.editor_board(fen, variant),
+        "position": position,
         "piece": request.POST.get("piece", "w"),
         "pieces": _pieces(),
         "error": error,

@@ -51,7 +51,8 @@ def test_the_htmx_header_token_is_accepted(staff):
 
 def _templates() -> list[Path]:
     roots = [Path(settings.BASE_DIR) / "templates"] + [
-        Path(settings.BASE_DIR) / app / "templates" for app in ("core", "accounts", "lessons", "puzzles", "classroom")
+        Path(settings.BASE_DIR) / app / "templates"
+        for app in ("core", "accounts", "lessons", "puzzles", "classroom")
     ]
     return sorted(p for root in roots if root.exists() for p in root.rglob("*.html"))
 

@@ -107,7 +107,12 @@ def test_the_limiter_works_on_redis(client, student, settings, redis_cache):
     fail(client)
     fail(client)
     assert limiter.count("standa", "10.0.0.1") == 2
-    assert redis_cache._cache.get_client().ttl(redis_cache.make_and_validate_key(limiter.key("standa", "10.0.0.1"))) > 0
+    assert (
+        redis_cache._cache.get_client().ttl(
+            redis_cache.make_and_validate_key(limiter.key("standa", "10.0.0.1"))
+        )
+        > 0
+    )
     assert fail(client).status_code == 429
     limiter.reset("standa", "10.0.0.1")
     ip_limiter = Limiter("login-ip", 8, 300)

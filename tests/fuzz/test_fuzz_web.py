@@ -1,0 +1,428 @@
+"""Bad input to every form and endpoint that takes a FEN, PDN, move, square, id or file: no answer
+of 500 or more, rejections that say what is wrong, nothing written by a refused submission.
+(Addresses with ids are also asked with ids that do not exist or do not fit a database integer.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lessons.course import get_course
+from tests.puzzle_fixtures import make_puzzle
+from tests.web.test_classroom import (  # noqa: F401 - fixtures
+    CAPTURE,
+    assignment,
+    classroom,
+    co_teacher,
+    puzzle_set,
+    queue,
+)
+
+from .conftest import FUZZ, HX, counts, judge
+
+pytestmark = pytest.mark.django_db
+
+# -- strategies -------------------------------------------------------------------------------------
+
+VALID_FENS = [
+    "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+    "W:W31-50:B1-20",
+    "B:W18,K22:B9,K3",
+    "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24",
+    "W:Wc3,e3:Bd6",
+    "W:W8:B",
+]
+FEN_ALPHABET = "WBK:,-x0123456789abcdefghij ."
+fens = st.one_of(
+    st.sampled_from(VALID_FENS),
+    st.text(alphabet=FEN_ALPHABET, max_size=80),
+    st.builds(
+        lambda base, cut, junk: base[:cut] + junk + base[cut:],
+        st.sampled_from(VALID_FENS),
+        st.integers(0, 60),
+        st.text(alphabet=FEN_ALPHABET, max_size=6),
+    ),
+    st.text(max_size=40),
+    st.just("W:W" + ",".join(str(n) for n in range(1, 400))),
+    st.just("x" * 5000),
+)
+moves = st.one_of(
+    st.sampled_from(
+        ["22-18", "c3-d4", "28x19x12x3", "46x37x48x25", "1-5", "22-", "x", "0-0", "99-100"]
+    ),
+    st.text(alphabet="0123456789-x abcdefghij:,", max_size=30),
+    st.text(max_size=20),
+    st.just("1x" * 2000),
+)
+routes = st.one_of(
+    st.lists(st.integers(-5, 60), max_size=12).map(lambda xs: ",".join(map(str, xs))),
+    st.text(alphabet="0123456789,- ", max_size=40),
+    st.just(",".join(["22"] * 3000)),
+)
+ids = st.one_of(st.integers(0, 10**6), st.integers(2**31, 2**70))
+squares = st.one_of(
+    st.integers(-3, 60).map(str),
+    st.text(alphabet="0123456789abcdefghij", max_size=4),
+    st.text(max_size=6),
+)
+
+
+# -- the free board, lessons -----------------------------------------------------------------------
+
+
+@FUZZ
+@given(
+    fen=fens,
+    move=moves,
+    route=routes,
+    flipped=st.sampled_from(["", "1", "on", "x"]),
+    htmx=st.booleans(),
+    variant=st.sampled_from(["czech", "international", "brazilian"]),
+)
+def test_free_board_move(client, fen, move, route, flipped, htmx, variant):
+    response = client.post(
+        f"/board/{variant}/move",
+        {"fen": fen, "move": move, "route": route, "flipped": flipped},
+        **(HX if htmx else {}),
+    )
+    judge(response, what=(fen, move, route))
+
+
+STEPS = [(s.lesson.slug, s.slug) for s in get_course("czech").steps]
+
+
+@pytest.fixture
+def all_steps_open(settings):
+    """Every lesson step open to the visitor (locks are not what is fuzzed here)."""
+    from lessons import views
+
+    yield views
+
+
+@FUZZ
+@given(
+    step=st.sampled_from(STEPS),
+    answer=st.one_of(moves, squares),
+    route=routes,
+    choice=st.one_of(st.just(""), moves),
+)
+def test_lesson_check(client, step, answer, route, choice):
+    lesson, slug = step
+    before = counts()
+    response = client.post(
+        f"/learn/czech/{lesson}/{slug}/check",
+        {"answer": answer, "route": route, "choice": choice},
+        **HX,
+    )
+    judge(response, what=(step, answer, route, choice))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+# -- the trainer ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def attempt_url(client):
+    puzzle = make_puzzle("czech_gain")
+    html = client.get(f"/puzzles/czech/{puzzle.pk}/").content.decode()
+    attempt = re.search(r'data-attempt="(\d+)"', html).group(1)
+    return f"/puzzles/attempt/{attempt}", puzzle
+
+
+@FUZZ
+@given(move=moves, route=routes, htmx=st.booleans())
+def test_trainer_move(client, attempt_url, move, route, htmx):
+    base, _puzzle = attempt_url
+    before = counts()
+    response = client.post(f"{base}/move", {"move": move, "route": route}, **(HX if htmx else {}))
+    judge(response, what=(move, route))
+    if response.status_code >= 400:
+        assert counts() == before
+    client.post(f"{base}/retry", **HX)  # a fresh attempt for the next example
+
+
+@FUZZ
+@given(
+    pk=ids,
+    action=st.sampled_from(["move", "hint", "solution", "retry"]),
+    variant=st.sampled_from(["czech", "international", "brazilian"]),
+    query=st.dictionaries(
+        st.sampled_from(["goal", "motif", "set", "after", "replay"]),
+        st.text(max_size=30),
+        max_size=3,
+    ),
+    day=st.text(alphabet="0123456789-T:x", max_size=14),
+)
+def test_ids_and_queries_of_the_puzzle_pages(client, pk, action, variant, query, day):
+    for response in (
+        client.post(f"/puzzles/attempt/{pk}/{action}", {"move": "22-18"}, **HX),
+        client.get(f"/puzzles/{variant}/{pk}/", query),
+        client.get(f"/puzzles/{variant}/", query),
+        client.get(f"/puzzles/{variant}/{pk}/proof/"),
+        client.get(f"/daily/{variant}/{day or 'x'}/"),
+        client.get(f"/teach/sets/{pk}/"),
+        client.get(f"/teach/classes/{pk}/"),
+    ):
+        judge(response, what=(pk, action, query, day))
+
+
+# -- the teacher's editor, forms and import ----------------------------------------------------------
+
+
+@pytest.fixture
+def teacher_client(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    return client, puzzle_set
+
+
+@FUZZ
+@given(
+    fen=fens,
+    square=squares,
+    piece=st.sampled_from(["w", "b", "W", "B", "", "x", "wk"]),
+    action=st.sampled_from(["place", "clear", "start", "paste", "turn", "", "bogus"]),
+    turn=st.sampled_from(["W", "B", "", "x"]),
+)
+def test_editor_board(teacher_client, fen, square, piece, action, turn):
+    client, puzzle_set = teacher_client
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/board/",
+        {
+            "fen": fen,
+            "fen_text": fen,
+            "square": square,
+            "piece": piece,
+            "action": action,
+            "turn": turn,
+        },
+        **HX,
+    )
+    judge(response, what=(fen, square, piece, action))
+
+
+@FUZZ
+@given(
+    fen=fens,
+    line=st.lists(moves, max_size=4).map(" ".join),
+    move=moves,
+    route=routes,
+    action=st.sampled_from(["play", "back", "clear", "", "x"]),
+)
+def test_editor_line(teacher_client, fen, line, move, route, action):
+    client, puzzle_set = teacher_client
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/line/",
+        {"fen": fen, "line": line, "move": move, "route": route, "action": action},
+        **HX,
+    )
+    judge(response, what=(fen, line, move, action))
+
+
+goals = st.sampled_from(["capture", "gain", "win", "", "gain:2", "x", "gain:-1"])
+horizons = st.one_of(st.integers(-2, 40).map(str), st.text(max_size=5))
+
+
+@FUZZ
+@given(
+    fen=fens,
+    goal=goals,
+    gain=horizons,
+    horizon=horizons,
+    solution=st.lists(moves, max_size=3).map(" ".join),
+    title=st.text(max_size=300),
+)
+def test_puzzle_editor_save(teacher_client, fen, goal, gain, horizon, solution, title):
+    client, puzzle_set = teacher_client
+    before = counts()
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/puzzles/new/",
+        {
+            "fen": fen,
+            "goal": goal,
+            "gain": gain,
+            "horizon": horizon,
+            "solution": solution,
+            "title": title,
+        },
+    )
+    judge(response, what=(fen, goal, horizon, solution))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+@FUZZ
+@given(
+    fen=st.one_of(st.text(alphabet=FEN_ALPHABET, max_size=60), st.text(max_size=20)),
+    goal=goals,
+    horizon=horizons,
+)
+def test_editor_solve_refuses_bad_positions_quickly(teacher_client, fen, goal, horizon):
+    client, puzzle_set = teacher_client
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
+        {"fen": fen, "goal": goal, "horizon": horizon},
+        **HX,
+    )
+    judge(response, what=(fen, goal, horizon))
+
+
+@FUZZ
+@given(
+    items=st.lists(st.one_of(ids.map(str), st.text(max_size=6)), max_size=6),
+    direction=st.text(max_size=6),
+    pk=ids,
+    classroom_id=st.one_of(ids.map(str), st.text(max_size=6)),
+    names=st.text(max_size=200),
+    username=st.text(max_size=40),
+)
+def test_set_and_class_forms_with_bad_ids(
+    teacher_client, classroom, items, direction, pk, classroom_id, names, username
+):
+    client, puzzle_set = teacher_client
+    for url, data in (
+        (f"/teach/sets/{puzzle_set.pk}/order/", {"item": items}),
+        (f"/teach/sets/{puzzle_set.pk}/items/{pk}/move/", {"direction": direction}),
+        (f"/teach/sets/{puzzle_set.pk}/items/{pk}/remove/", {}),
+        (f"/teach/sets/{puzzle_set.pk}/corpus/", {"puzzle": classroom_id}),
+        (f"/teach/sets/{puzzle_set.pk}/assign/", {"classroom": classroom_id, "due": names[:20]}),
+        (f"/teach/classes/{classroom.pk}/teachers/", {"username": username}),
+        (f"/teach/classes/{classroom.pk}/students/{pk}/remove/", {}),
+        (f"/teach/join/", {"code": username}),
+    ):
+        before = counts()
+        response = client.post(url, data)
+        judge(response, what=(url, data))
+        if response.status_code >= 400:
+            assert counts() == before, url
+
+
+# -- PDN files ----------------------------------------------------------------------------------------
+
+TAGS = ["FEN", "GameType", "Goal", "Horizon", "Solution", "Event", "Title", "Proof"]
+pdn_tag = st.builds(
+    lambda tag, value: f'[{tag} "{value}"]',
+    st.sampled_from(TAGS),
+    st.one_of(fens, st.text(max_size=20)),
+)
+pdn_moves = st.lists(
+    st.one_of(
+        moves,
+        st.sampled_from(
+            ["1.", "2.", "(", ")", "{comment}", "*", "1-0", "2-0", "0-2", "1-1", "$1", ";x\n"]
+        ),
+    ),
+    max_size=20,
+).map(" ".join)
+pdn_text = st.lists(
+    st.builds(
+        lambda tags, mv: "\n".join(tags) + "\n\n" + mv + "\n",
+        st.lists(pdn_tag, max_size=5),
+        pdn_moves,
+    ),
+    max_size=6,
+).map("\n".join)
+pdn_bytes = st.one_of(
+    pdn_text.map(lambda t: t.encode()),
+    st.binary(max_size=400),
+    pdn_text.map(lambda t: t.encode("utf-16")),
+)
+
+
+@FUZZ
+@given(
+    data=pdn_bytes,
+    goal=st.sampled_from(["capture", "gain", "win", "x"]),
+    horizon=horizons,
+    name=st.sampled_from(["a.pdn", "x.html", "../../etc/passwd", "a.py", ""]),
+)
+def test_pdn_import(teacher_client, data, goal, horizon, name):
+    client, puzzle_set = teacher_client
+    before = counts()
+    upload = SimpleUploadedFile(name or "f", data, content_type="application/octet-stream")
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/", {"file": upload, "goal": goal, "horizon": horizon}
+    )
+    judge(response, what=(data[:200], goal, horizon))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+# -- regressions found by the fuzzer (kept as plain tests) -------------------------------------------
+
+
+def test_an_id_beyond_a_database_integer_is_a_404_on_every_address_with_an_id(
+    client, teacher, puzzle_set, classroom
+):
+    from tests.security.urlconf import site_routes
+
+    client.force_login(teacher)
+    big = str(2**63)
+    for route in site_routes(admin=False):
+        if "<int:" not in route.route:
+            continue
+        url = route.url.replace("/1/", f"/{big}/").replace("/1", f"/{big}")
+        for response in (client.get(url), client.post(url, {})):
+            assert response.status_code in (302, 400, 403, 404, 405), (url, response.status_code)
+
+
+def test_a_man_placed_on_its_crowning_row_in_the_editor_is_refused_with_the_rule(teacher_client):
+    client, puzzle_set = teacher_client
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/board/",
+        {"fen": "W:W:B", "square": "1", "piece": "w"},
+        **HX,
+    )
+    assert response.status_code == 400
+    assert "crowning row" in response.content.decode()
+
+
+def test_a_corpus_puzzle_id_that_is_not_a_number_is_a_404(teacher_client):
+    client, puzzle_set = teacher_client
+    assert client.post(f"/teach/sets/{puzzle_set.pk}/corpus/", {"puzzle": ":"}).status_code == 404
+
+
+# -- oversized and deeply nested PDN ------------------------------------------------------------------
+
+
+def test_an_oversized_pdn_upload_is_refused_with_its_size_and_nothing_is_written(teacher_client):
+    client, puzzle_set = teacher_client
+    before = counts()
+    data = b'[FEN "W:W22:B9"]\n\n22-18 *\n' * 40000  # about 1 MB
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/",
+        {"file": SimpleUploadedFile("big.pdn", data), "goal": "capture"},
+    )
+    assert response.status_code == 400
+    assert "at most 512 KB" in response.content.decode()
+    assert counts() == before
+
+
+def test_more_entries_than_allowed_are_refused(teacher_client):
+    client, puzzle_set = teacher_client
+    before = counts()
+    data = b'[FEN "W:W22:B9"]\n\n*\n\n' * 300
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/",
+        {"file": SimpleUploadedFile("many.pdn", data), "goal": "capture"},
+    )
+    assert response.status_code == 400
+    assert "more than 200 entries" in response.content.decode()
+    assert counts() == before
+
+
+@pytest.mark.parametrize("depth", [50, 5000, 100_000])
+def test_deeply_nested_variations_are_refused_cleanly(teacher_client, depth):
+    client, puzzle_set = teacher_client
+    nested = "(" * depth + "22-18" + ")" * depth
+    data = f'[FEN "{CAPTURE["fen"]}"]\n\n1. 28x3 {nested} *\n'.encode()
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/",
+        {"file": SimpleUploadedFile("deep.pdn", data), "goal": "capture"},
+    )
+    judge(response, what=depth)
+    assert response.status_code in (200, 400)
