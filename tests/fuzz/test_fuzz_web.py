@@ -1,3 +1,4 @@
+# ruff: noqa: F811 - fixtures imported from tests.web.test_classroom are used as arguments
 """Bad input to every form and endpoint that takes a FEN, PDN, move, square, id or file: no answer
 of 500 or more, rejections that say what is wrong, nothing written by a refused submission.
 (Addresses with ids are also asked with ids that do not exist or do not fit a database integer.)"""
@@ -292,7 +293,7 @@ def test_set_and_class_forms_with_bad_ids(
         (f"/teach/sets/{puzzle_set.pk}/assign/", {"classroom": classroom_id, "due": names[:20]}),
         (f"/teach/classes/{classroom.pk}/teachers/", {"username": username}),
         (f"/teach/classes/{classroom.pk}/students/{pk}/remove/", {}),
-        (f"/teach/join/", {"code": username}),
+        ("/teach/join/", {"code": username}),
     ):
         before = counts()
         response = client.post(url, data)
