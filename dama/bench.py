@@ -261,11 +261,63 @@ def solver_section(ctx: BenchContext) -> list[Row]:
     return rows
 
 
+DEEP_HORIZON = 6  #: solver moves: with the H + 2 margin the search reaches 15-16 plies
+
+
+def deep_solver_section(ctx: BenchContext) -> list[Row]:
+    """Deep proofs: the three longest gain/win puzzles of each variant's corpus, proved with a
+    horizon of 6 moves, so that the uniqueness search (H + 2) looks 15-16 plies ahead. The issue's
+    target is a 15-ply proof in under 30 s on one worker; the row shows the slowest proof."""
+    from .mine import read_puzzles_pdn
+    from .solve import Limits, solve
+
+    rows = []
+    for variant in ("international", "brazilian", "czech"):
+        path = _CORPUS / f"{variant}.pdn"
+        try:
+            tags = read_puzzles_pdn(path.read_text(encoding="utf-8"))
+        except OSError:
+            ctx.out(f"  ... {variant}: no corpus at {path}, skipped")
+            continue
+        deep = [t for t in tags if t["Goal"] == "win" or t["Goal"].startswith("gain:")]
+        deep.sort(key=lambda t: (-int(t["Horizon"]), t["FEN"]))
+        chosen = deep[: 1 if ctx.quick else 3]
+        slowest = [0.0]
+        plies = [0]
+
+        def prove(
+            chosen: list[dict[str, str]] = chosen,
+            variant: str = variant,
+            slowest: list[float] = slowest,
+            plies: list[int] = plies,
+        ) -> int:
+            nodes = 0
+            for t in chosen:
+                t0 = time.process_time()
+                v = solve(Board(variant, t["FEN"]), t["Goal"], Limits(moves=DEEP_HORIZON))
+                slowest[0] = max(slowest[0], time.process_time() - t0)
+                plies[0] = max(plies[0], v.depth)
+                nodes += v.nodes
+            return nodes
+
+        ours, _ = measure(1, (prove, ()))
+        row = Row(
+            f"{variant} deep proofs",
+            None,
+            ours,
+            note=f"{len(chosen)} proofs searched to {plies[0]} plies; slowest {slowest[0]:.2f} s",
+        )
+        rows.append(row)
+        ctx.out(f"  ... {row.label}: slowest {slowest[0]:.2f} s at {plies[0]} plies")
+    return rows
+
+
 #: the bench, in order; add a Section to add a benchmark
 SECTIONS: list[Section] = [
     Section("perft", "perft: fast core (Board.perft) from the start positions", perft_section),
     Section("api", "perft through the public API (legal_moves, push, pop)", api_section),
     Section("solver", "solver: proving a fixed sample of the puzzle corpus", solver_section),
+    Section("deep", "solver: 15-ply uniqueness proofs (horizon 6 + 2)", deep_solver_section),
 ]
 
 

@@ -180,8 +180,6 @@ def test_cli_mine_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
 def test_corpus_sample_is_proven_unique(variant: str) -> None:
     path = CORPUS / f"{variant}.pdn"
-    if not path.exists():
-        pytest.skip(f"{path} not mined yet")
     tags = read_puzzles_pdn(path.read_text())
     assert len(tags) >= 300
     goals = {t["Goal"].split(":")[0] for t in tags}
@@ -191,6 +189,35 @@ def test_corpus_sample_is_proven_unique(variant: str) -> None:
         v = solve(board, t["Goal"], Limits(moves=int(t["Horizon"])))
         assert v.kind == "unique", t
         assert " ".join(v.solution) == t["Solution"]
+
+
+#: capture puzzles that teach each variant's capture rules, and how many the corpus must hold
+RULE_LESSONS = {
+    "czech": {"king_priority": 20, "turkish_strike": 5},
+    "international": {"majority": 20, "no_crown_in_passing": 5, "turkish_strike": 5},
+    "brazilian": {"majority": 20, "no_crown_in_passing": 5, "turkish_strike": 5},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(RULE_LESSONS))
+def test_corpus_has_a_spread_of_difficulty_and_rule_lessons(variant: str) -> None:
+    """Every goal, difficulty from easy to hard, and capture puzzles teaching the variant's rules."""
+    tags = read_puzzles_pdn((CORPUS / f"{variant}.pdn").read_text())
+    goals = [t["Goal"] for t in tags]
+    for goal in ("capture", "win"):
+        assert goals.count(goal) >= 30, goal
+    assert sum(g.startswith("gain:") for g in goals) >= 100
+    assert len({g for g in goals if g.startswith("gain:")}) >= 4  # gain:1 .. gain:4 at least
+    bands: dict[int, int] = {}
+    for t in tags:
+        band = min(int(t["Difficulty"]) // 200, 10)
+        bands[band] = bands.get(band, 0) + 1
+    assert min(bands) <= 4 and max(bands) >= 10  # below 1000 up to 2000 and more
+    assert sum(1 for n in bands.values() if n >= 10) >= 5
+    capture_motifs = [t["Motifs"].split() for t in tags if t["Goal"] == "capture"]
+    for motif, least in RULE_LESSONS[variant].items():
+        found = sum(motif in m for m in capture_motifs)
+        assert found >= least, f"{variant}: {found} capture puzzles tagged {motif}"
 
 
 def test_puzzle_pdn_has_the_tags() -> None:
