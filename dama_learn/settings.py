@@ -174,7 +174,11 @@ _database_url = (
 )
 try:
     DATABASES = {
-        "default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+        # health checks: a persistent connection cut by a database restart is replaced before
+        # the next request uses it, instead of failing that request (tests/faults)
+        "default": dj_database_url.parse(
+            _database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        )
     }
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
