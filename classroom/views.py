@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Case, Q, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -559,12 +560,13 @@ def _items_response(request: HttpRequest, puzzle_set: PuzzleSet) -> HttpResponse
 @login_required
 @require_http_methods(["GET", "POST"])
 def corpus(request: HttpRequest, pk: int) -> HttpResponse:
-    """Proven puzzles of the site to add to the set: search by goal, motif and difficulty."""
+    """Proven puzzles of the site's pool (the corpus, never another teacher's puzzles) to add to
+    the set: search by goal, motif and difficulty."""
     puzzle_set = _set_for(request, pk)
     if request.method == "POST":
         wanted = request.POST.get("puzzle", "")
         puzzle = get_object_or_404(
-            Puzzle.objects.proven(),
+            Puzzle.objects.proven().public(),
             pk=int(wanted) if wanted.isdigit() and len(wanted) < 18 else 0,
             variant=puzzle_set.variant,
         )
@@ -576,6 +578,7 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
     form = CorpusSearchForm(request.GET or None)
     queryset = (
         Puzzle.objects.proven()
+        .public()
         .filter(variant=puzzle_set.variant)
         .exclude(pk__in=puzzle_set.puzzles.values("pk"))
         .order_by("difficulty", "pk")
@@ -656,6 +659,26 @@ def _import_entries(puzzle_set: PuzzleSet, entries, user) -> dict:
     return report
 
 
+def _reusable(user):
+    """Puzzles a teacher's new puzzle may be instead of a new row: their own and the site's pool
+    (another teacher's puzzles are private to them)."""
+    return Puzzle.objects.filter(Q(author=user) | Q(author__isnull=True) | Q(public=True))
+
+
+def must_copy(puzzle: Puzzle, puzzle_set: PuzzleSet) -> bool:
+    """Whether changing ``puzzle`` from ``puzzle_set`` has to leave the row as it is and give the
+    set a copy: the puzzle is in another set too, is in the site's pool, or was a daily puzzle
+    (a change would silently change those sets, their assignments and the daily archive)."""
+    return (
+        puzzle.is_public
+        or SetItem.objects.filter(puzzle=puzzle).exclude(puzzle_set=puzzle_set).exists()
+        or puzzle.daily.exists()
+    )
+
+
+EDITABLE = ("fen", "goal", "horizon", "solution", "title", "description")
+
+
 def _save_puzzle(
     puzzle_set: PuzzleSet,
     user,
@@ -669,8 +692,13 @@ def _save_puzzle(
     source: str = "",
     puzzle: Puzzle | None = None,
 ) -> tuple[Puzzle, bool]:
-    """Create (or, given ``puzzle``, change) a puzzle of the set and put it in the set. A position
-    and goal that already is a puzzle is reused. Saving enqueues the proof on commit."""
+    """Create (or, given ``puzzle``, change) a puzzle of the set and put it in the set. Saving
+    enqueues the proof on commit. Returns the puzzle now in the set and whether it is a new row.
+
+    A new position and goal that already is one of the teacher's puzzles or a corpus puzzle is
+    reused. A change is copy-on-write: a teacher changes only their own rows, and a puzzle used
+    by another set, in the site's pool or ever a daily puzzle is left alone: the teacher gets a
+    new row of their own with the change, swapped into this set only."""
     with transaction.atomic():
         candidate = Puzzle(
             variant=puzzle_set.variant,
@@ -684,24 +712,45 @@ def _save_puzzle(
             author=user,
         )
         candidate.full_clean(exclude=["author"], validate_constraints=False)
-        existing = (
-            Puzzle.objects.filter(variant=candidate.variant, fen=candidate.fen, goal=candidate.goal)
-            .exclude(pk=puzzle.pk if puzzle else None)
-            .first()
+        candidate.fill_horizon()
+        same_position = _reusable(user).filter(
+            variant=candidate.variant, fen=candidate.fen, goal=candidate.goal
         )
-        if existing is not None:
-            if puzzle is not None:
-                raise ValidationError(
-                    _("This position with this goal is already puzzle #%(id)s.")
-                    % {"id": existing.pk}
-                )
-            puzzle_set.add(existing)
-            return existing, False
         if puzzle is None:
+            # the teacher's own row first, then the corpus, then a puzzle staff made public
+            existing = same_position.order_by(
+                Case(When(author=user, then=0), When(author__isnull=True, then=1), default=2),
+                "pk",
+            ).first()
+            if existing is not None:
+                puzzle_set.add(existing)
+                return existing, False
             candidate.save()
             puzzle_set.add(candidate)
             return candidate, True
-        for name in ("fen", "goal", "horizon", "solution", "title", "description"):
+        if puzzle.author_id != user.pk:
+            raise PermissionDenied("a teacher changes only their own puzzles")
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+        if all(getattr(puzzle, name) == getattr(candidate, name) for name in EDITABLE):
+            return puzzle, False
+        if (puzzle.fen, puzzle.goal) != (candidate.fen, candidate.goal):
+            other = same_position.exclude(pk=puzzle.pk).order_by("pk").first()
+            if other is not None:
+                raise ValidationError(
+                    _("This position with this goal is already puzzle #%(id)s.") % {"id": other.pk}
+                )
+        if must_copy(puzzle, puzzle_set):
+            same_ask = (puzzle.fen, puzzle.goal) == (candidate.fen, candidate.goal)
+            candidate.source = puzzle.source
+            candidate.difficulty = puzzle.difficulty
+            candidate.limits = dict(puzzle.limits or {})
+            candidate.motifs = list(puzzle.motifs) if same_ask else []
+            candidate.full_clean(exclude=["author"], validate_constraints=False)
+            candidate.save()
+            SetItem.objects.filter(puzzle_set=puzzle_set, puzzle=puzzle).update(puzzle=candidate)
+            puzzle_set.save(update_fields=["updated"])
+            return candidate, True
+        for name in EDITABLE:
             setattr(puzzle, name, getattr(candidate, name))
         puzzle.full_clean(exclude=["author"], validate_constraints=False)
         puzzle.save()
@@ -788,7 +837,17 @@ def puzzle_editor(request: HttpRequest, pk: int, puzzle_id: int | None = None) -
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            if saved.author_id != request.user.pk:
+            if puzzle is not None and saved.pk != puzzle.pk:
+                messages.info(
+                    request,
+                    _(
+                        "Puzzle #%(old)s is used elsewhere too (another set, the puzzle corpus or "
+                        "a daily puzzle), so it stays as it was: your set has your changed copy, "
+                        "puzzle #%(id)s."
+                    )
+                    % {"old": puzzle.pk, "id": saved.pk},
+                )
+            elif saved.author_id != request.user.pk:
                 messages.info(
                     request,
                     _(

@@ -22,7 +22,7 @@ class PuzzleAdmin(admin.ModelAdmin):
         "verified_at",
         "proof_link",
     ]
-    list_filter = ["variant", "verdict", "goal", "engine_version"]
+    list_filter = ["variant", "verdict", "public", "goal", "engine_version"]
     search_fields = ["fen", "title", "source", "motifs"]
     raw_id_fields = ["author"]
     actions = ["verify_again", "download_pdn"]
@@ -50,7 +50,17 @@ class PuzzleAdmin(admin.ModelAdmin):
         (None, {"fields": ["variant", "fen", "goal", "horizon", "solution", "limits"]}),
         (
             _("About"),
-            {"fields": ["title", "description", "source", "author", "motifs", "difficulty"]},
+            {
+                "fields": [
+                    "title",
+                    "description",
+                    "source",
+                    "author",
+                    "public",
+                    "motifs",
+                    "difficulty",
+                ]
+            },
         ),
         (
             _("Proof"),

@@ -2,9 +2,10 @@
 
 :func:`daily_puzzle` picks the puzzle of a date the first time anyone asks (or when the periodic
 job ``puzzles.pick_daily_puzzles`` runs, a little before midnight, for the next day): among the
-proven puzzles of the variant not used in the 365 days before, the one whose hash of
-(variant, date, id) is smallest, so that the choice is deterministic; the row is unique per
-variant and date, so two requests racing at midnight still agree.
+proven puzzles of the site's pool (the corpus: never a teacher's own puzzle) not used in the 365
+days before, the one whose hash of (variant, date, id) is smallest, so that the choice is
+deterministic; the row is unique per variant and date, so two requests racing at midnight still
+agree.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from core.variants import VARIANT_NAMES
 
 from .models import Attempt, DailyPuzzle, Puzzle
-from .trainer import owned, servable
+from .trainer import owned, public_pool
 
 #: a puzzle is not the daily puzzle again within this many days
 NO_REPEAT_DAYS = 365
@@ -36,7 +37,7 @@ def _rank(variant: str, day: date, pk: int) -> str:
 
 def choose(variant: str, day: date) -> Puzzle | None:
     """The puzzle :func:`daily_puzzle` would pick for ``day`` (without storing it)."""
-    ids = list(servable(variant).values_list("pk", flat=True))
+    ids = list(public_pool(variant).values_list("pk", flat=True))
     if not ids:
         return None
     recent = set(

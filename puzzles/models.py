@@ -10,6 +10,9 @@ update, so a verdict can never land on a puzzle that changed in the meantime.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
@@ -50,8 +53,14 @@ def default_limits() -> dict[str, Any]:
 
 class PuzzleQuerySet(models.QuerySet["Puzzle"]):
     def proven(self) -> PuzzleQuerySet:
-        """Puzzles with a unique solution: the ones learners get."""
+        """Puzzles with a unique solution (of any author: see :meth:`public`)."""
         return self.filter(verdict=Verdict.UNIQUE)
+
+    def public(self) -> PuzzleQuerySet:
+        """The site's own pool: the shipped and mined corpus (no author) and the puzzles staff
+        made public. Teachers' puzzles stay with their sets (the stream, the daily puzzle and
+        the corpus search never offer them)."""
+        return self.filter(Q(author__isnull=True) | Q(public=True))
 
     def needing_proof(self) -> PuzzleQuerySet:
         return self.filter(verdict__in=[Verdict.PENDING, Verdict.ERROR])
@@ -82,7 +91,8 @@ class PuzzleQuerySet(models.QuerySet["Puzzle"]):
         return count
 
     def import_data(self, data: engine.PuzzleData, *, author=None) -> tuple[Puzzle, str]:
-        """Create or update the puzzle ``data`` describes, keyed by variant, position and goal.
+        """Create or update the puzzle ``data`` describes, keyed by variant, position, goal and
+        author (the corpus is the rows without an author).
 
         Returns the puzzle and ``"created"``, ``"updated"`` or ``"unchanged"``. A new puzzle
         stores the proof shipped with it when that proof is about this very puzzle; otherwise
@@ -100,7 +110,8 @@ class PuzzleQuerySet(models.QuerySet["Puzzle"]):
         }
         if data.difficulty:
             fields["difficulty"] = data.difficulty
-        puzzle = self.filter(variant=data.variant, fen=fen, goal=goal).first()
+        owner = Q(author__isnull=True) if author is None else Q(author=author)
+        puzzle = self.filter(owner, variant=data.variant, fen=fen, goal=goal).first()
         if puzzle is None:
             puzzle = Puzzle(variant=data.variant, fen=fen, goal=goal, author=author, **fields)
             puzzle.full_clean(validate_constraints=False)
@@ -144,13 +155,22 @@ class Puzzle(models.Model):
         help_text=_('The moves of the author\'s solution, both sides, e.g. ["22-18", "13x22"].'),
     )
     source = models.CharField(_("source"), max_length=200, blank=True)
+    # a teacher's puzzles go with the account (with no author they would join the public corpus)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
+        on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="puzzles",
         verbose_name=_("author"),
+    )
+    public = models.BooleanField(
+        _("public"),
+        default=False,
+        help_text=_(
+            "Offer this teacher's puzzle to everyone (stream, daily puzzle, corpus search). "
+            "Puzzles without an author always are."
+        ),
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
     description = models.TextField(_("description"), blank=True)
@@ -193,8 +213,12 @@ class Puzzle(models.Model):
     class Meta:
         ordering = ["variant", "difficulty", "pk"]
         constraints = [
+            # the corpus has one puzzle per position and goal (loading it is idempotent); a
+            # teacher's puzzles are their own rows (copied on write, see classroom.views)
             models.UniqueConstraint(
-                fields=["variant", "fen", "goal"], name="puzzle_unique_position_and_goal"
+                fields=["variant", "fen", "goal"],
+                condition=Q(author__isnull=True),
+                name="puzzle_unique_corpus_position_and_goal",
             )
         ]
         indexes = [
@@ -289,14 +313,7 @@ class Puzzle(models.Model):
         """Save; a new puzzle, or a change to what it asks, voids the proof and enqueues a new one."""
         creating = self._state.adding
         changed = not creating and self.content_changed()
-        try:  # a goal that was never cleaned is left for the proof to report
-            fixed = engine.fixed_horizon(self.goal)
-            if fixed is not None:
-                self.horizon = fixed
-            if self.horizon is None:
-                self.horizon = engine.default_horizon(self.goal)
-        except ValueError:
-            pass
+        self.fill_horizon()
         self.limits = {**default_limits(), **(self.limits or {})}
         update_fields = kwargs.get("update_fields")
         if changed:
@@ -314,6 +331,17 @@ class Puzzle(models.Model):
         self._loaded = self._content()
         if (creating or changed) and self.verdict == Verdict.PENDING:
             enqueue_on_commit(self.pk, self.revision)
+
+    def fill_horizon(self) -> None:
+        """The goal's fixed horizon, or its default when none is given (as saving does)."""
+        try:  # a goal that was never cleaned is left for the proof to report
+            fixed = engine.fixed_horizon(self.goal)
+            if fixed is not None:
+                self.horizon = fixed
+            if self.horizon is None:
+                self.horizon = engine.default_horizon(self.goal)
+        except ValueError:
+            pass
 
     def _void_proof(self) -> None:
         self.verdict = Verdict.PENDING
@@ -387,6 +415,11 @@ class Puzzle(models.Model):
         return self.verdict in FINAL
 
     @property
+    def is_public(self) -> bool:
+        """In the site's pool (the corpus, or made public by staff): see ``Puzzle.objects.public``."""
+        return self.author_id is None or self.public
+
+    @property
     def is_current(self) -> bool:
         """A finished verdict made by the engine version running now."""
         return self.is_finished and self.engine_version == engine.engine_version()
@@ -458,9 +491,30 @@ VOIDED_FIELDS = (
 )
 
 
+#: while :func:`proofs_held` is active: the (pk, revision) of the proofs not sent to the workers
+_held: ContextVar[list[tuple[int, int]] | None] = ContextVar("dama_held_proofs", default=None)
+
+
+@contextmanager
+def proofs_held() -> Iterator[list[tuple[int, int]]]:
+    """Puzzles saved inside the block are not sent to the workers: their (pk, revision) are
+    collected in the list it yields, for the caller to prove (``load_puzzles`` proves the corpus
+    in-process). They stay ``pending`` meanwhile, so the sweeper would still find a lost one."""
+    held: list[tuple[int, int]] = []
+    token = _held.set(held)
+    try:
+        yield held
+    finally:
+        _held.reset(token)
+
+
 def enqueue_on_commit(pk: int, revision: int) -> None:
     """Send the proof to the workers once the current transaction commits (a broker that is
     down is logged, not raised: the sweeper enqueues the puzzle again later)."""
+    held = _held.get()
+    if held is not None:
+        held.append((pk, revision))
+        return
     transaction.on_commit(lambda: send_verification(pk, revision), robust=True)
 
 

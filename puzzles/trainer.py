@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.apps import apps
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -79,12 +80,51 @@ def get_owned(request, pk: int) -> Attempt | None:
 
 
 def servable(variant: str) -> QuerySet[Puzzle]:
-    """Unique-verified puzzles whose proof tree is complete (the trainer judges by it)."""
+    """Unique-verified puzzles whose proof tree is complete (the trainer judges by it), of any
+    author: who may solve a teacher's puzzle is :func:`can_solve`'s question."""
     return (
         Puzzle.objects.proven()
         .filter(variant=variant, proof__isnull=False)
         .exclude(proof__proof_complete=False)
     )
+
+
+def public_pool(variant: str) -> QuerySet[Puzzle]:
+    """What the stream, the daily puzzle and the motif filter draw from: servable puzzles of the
+    site's pool (the corpus and puzzles staff made public), never a teacher's own puzzle."""
+    return servable(variant).public()
+
+
+def sets_reaching(user, puzzle: Puzzle) -> QuerySet:
+    """The puzzle sets through which ``user`` may play ``puzzle``: sets that hold it and are
+    assigned to a class the user attends or teaches (the classroom app's models, looked up
+    lazily: the classroom builds on the puzzles app, not the other way round)."""
+    PuzzleSet = apps.get_model("classroom", "PuzzleSet")
+    if not user.is_authenticated:
+        return PuzzleSet.objects.none()
+    return PuzzleSet.objects.filter(
+        Q(assignments__classroom__memberships__user=user)
+        | Q(assignments__classroom__teachers=user),
+        setitem__puzzle=puzzle,
+    ).distinct()
+
+
+def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
+    """``set_id`` when the user may play ``puzzle`` as part of that set (it holds the puzzle and
+    is assigned to a class of the user's), else None: the attempt is not logged against it."""
+    if not set_id:
+        return None
+    return set_id if sets_reaching(user, puzzle).filter(pk=set_id).exists() else None
+
+
+def can_solve(user, puzzle: Puzzle) -> bool:
+    """Everyone may play the site's pool; a teacher's puzzle only its author, and the teachers
+    and students of a class it is assigned to (through a set)."""
+    if puzzle.is_public:
+        return True
+    if not user.is_authenticated:
+        return False
+    return puzzle.author_id == user.pk or sets_reaching(user, puzzle).exists()
 
 
 def puzzle_rating(puzzle: Puzzle) -> glicko2.Rating:
@@ -120,7 +160,7 @@ def next_puzzle(
     """The next puzzle of the stream: near the player's rating, never one the player solved
     (nor, while others remain, one already tried) until the pool runs out."""
     rows = list(
-        servable(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+        public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
     )
     if goal in GOAL_FILTERS:
         rows = [r for r in rows if goal_kind(r[1]) == goal]
@@ -144,7 +184,7 @@ def next_puzzle(
 
 def motif_choices(variant: str) -> list[str]:
     names: set[str] = set()
-    for motifs in servable(variant).values_list("motifs", flat=True):
+    for motifs in public_pool(variant).values_list("motifs", flat=True):
         names.update(m.split(":")[0] for m in motifs)
     return sorted(names)
 

@@ -56,7 +56,7 @@ def stream(request: HttpRequest, variant: str) -> HttpResponse:
                 "variant": info,
                 "goal": goal,
                 "motif": motif,
-                "motifs": trainer.motif_choices(variant),
+                "filters": _filters(variant, goal, motif),
                 "diagram": engine.diagram(variant),
             },
         )
@@ -65,6 +65,56 @@ def stream(request: HttpRequest, variant: str) -> HttpResponse:
         query["set"] = request.GET["set"]
     url = reverse("puzzles:solve", args=[variant, puzzle.pk])
     return redirect(url + ("?" + urlencode(query) if query else ""))
+
+
+def motif_label(name: str) -> str:
+    labels = {
+        "blockade": _("blockade"),
+        "breakthrough": _("breakthrough"),
+        "capture": _("multi-jump"),
+        "crowning": _("crowning"),
+        "king_priority": _("king first"),
+        "king_shot": _("king shot"),
+        "majority": _("majority rule"),
+        "no_crown_in_passing": _("no crowning in passing"),
+        "sacrifice": _("sacrifice"),
+        "shot": _("shot"),
+        "turkish_strike": _("Turkish strike"),
+    }
+    return labels.get(name, name.replace("_", " "))
+
+
+def _filters(variant: str, goal: str, motif: str) -> dict:
+    """The stream's filter control: links (real addresses of the stream) for each goal and each
+    motif found in the site's pool of the variant, the current ones marked."""
+    base = reverse("puzzles:trainer", args=[variant])
+    goal = goal if goal in trainer.GOAL_FILTERS else ""
+
+    def href(g: str, m: str) -> str:
+        query = {k: v for k, v in (("goal", g), ("motif", m)) if v}
+        return base + ("?" + urlencode(query) if query else "")
+
+    goals = [
+        ("", _("any")),
+        ("capture", _("capture")),
+        ("gain", _("gain material")),
+        ("win", _("win the game")),
+    ]
+    motifs = trainer.motif_choices(variant)
+    if motif and motif not in motifs:
+        motifs.append(motif)
+    return {
+        "goals": [
+            {"value": g, "label": label, "href": href(g, motif), "current": g == goal}
+            for g, label in goals
+        ],
+        "motifs": [{"value": "", "label": _("any"), "href": href(goal, ""), "current": not motif}]
+        + [
+            {"value": m, "label": motif_label(m), "href": href(goal, m), "current": m == motif}
+            for m in motifs
+        ],
+        "active": bool(goal or motif),
+    }
 
 
 def _puzzle(variant: str, pk: int):
@@ -115,7 +165,11 @@ def _context(
     next_query["after"] = str(puzzle.pk)
     if attempt.set_id:
         next_query["set"] = str(attempt.set_id)
+    stream_filters = None
+    if attempt.source in (Attempt.Source.STREAM, Attempt.Source.REPLAY) and not _partial(request):
+        stream_filters = _filters(variant, filters["goal"], filters["motif"][:40])
     context = {
+        "filters": stream_filters,
         "variant": get_variant(variant),
         "puzzle": puzzle,
         "attempt": attempt,
@@ -154,18 +208,31 @@ def _context(
     return context
 
 
+def _partial(request: HttpRequest) -> bool:
+    """An htmx request for the trainer region (a boosted link, as the stream's filters are,
+    wants the whole page)."""
+    return bool(request.htmx) and not request.htmx.boosted
+
+
 def _render(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
-    template = "puzzles/trainer.html#trainer" if request.htmx else "puzzles/trainer.html"
+    template = "puzzles/trainer.html#trainer" if _partial(request) else "puzzles/trainer.html"
     return render(request, template, context, status=status)
 
 
 @never_cache
 @require_GET
 def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
-    """A puzzle to solve: the board, the side to move and the goal; the attempt is resumed."""
+    """A puzzle to solve: the board, the side to move and the goal; the attempt is resumed.
+
+    A teacher's puzzle is there only for its author and for the teachers and students of a class
+    it is assigned to (404 for anyone else); ``?set=`` is logged on the attempt only when that
+    set holds the puzzle and is assigned to a class of the player's (otherwise it is ignored).
+    """
     puzzle = _puzzle(variant, pk)
+    if not trainer.can_solve(request.user, puzzle):
+        raise Http404(_("No such puzzle."))
     _remember(request, variant)
-    set_id = _int(request.GET.get("set"))
+    set_id = trainer.set_for_attempt(request.user, puzzle, _int(request.GET.get("set")))
     if set_id:
         source = Attempt.Source.SET
     elif request.GET.get("replay"):

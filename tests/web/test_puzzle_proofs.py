@@ -677,14 +677,15 @@ def test_load_puzzles_is_idempotent_and_queues_each_new_puzzle_once(
     path = tmp_path / "sample.pdn"
     path.write_text(SAMPLE_PDN)
     with django_capture_on_commit_callbacks(execute=True):
-        out = run_command("load_puzzles", str(path))
+        out = run_command("load_puzzles", "--queue", str(path))
     assert "2 new (0 with their proof), 0 updated, 0 unchanged, 1 skipped" in out
+    assert "2 queued for proof" in out
     assert len(queue) == 2
     brazilian = Puzzle.objects.get(variant="brazilian")
     assert (brazilian.goal, brazilian.horizon, brazilian.difficulty) == ("win", 4, 1800)
     assert brazilian.solution[0] == "21x14"
     with django_capture_on_commit_callbacks(execute=True):
-        again = run_command("load_puzzles", str(tmp_path))
+        again = run_command("load_puzzles", "--queue", str(tmp_path))
     assert "0 new (0 with their proof), 0 updated, 2 unchanged, 1 skipped" in again
     assert len(queue) == 2 and Puzzle.objects.count() == 2
 
@@ -694,14 +695,58 @@ def test_load_puzzles_updates_a_changed_horizon_and_proves_it_again(
 ):
     path = tmp_path / "sample.pdn"
     path.write_text(SAMPLE_PDN)
-    run_command("load_puzzles", str(path))
+    run_command("load_puzzles", "--queue", str(path))
     path.write_text(SAMPLE_PDN.replace('[Horizon "4"]', '[Horizon "5"]'))
     with django_capture_on_commit_callbacks(execute=True):
-        out = run_command("load_puzzles", str(path))
+        out = run_command("load_puzzles", "--queue", str(path))
     assert "0 new (0 with their proof), 1 updated, 1 unchanged" in out
     puzzle = Puzzle.objects.get(variant="brazilian")
     assert (puzzle.horizon, puzzle.revision) == (5, 2)
     assert queue[-1] == (puzzle.pk, 2)
+
+
+def test_load_puzzles_proves_new_puzzles_here_by_default_with_a_progress_line(
+    db, tmp_path, queue, django_capture_on_commit_callbacks
+):
+    path = tmp_path / "two.pdn"
+    path.write_text(
+        "".join(
+            f'[Event "load"]\n[GameType "29"]\n[FEN "{p["fen"]}"]\n[Goal "capture"]\n\n*\n\n'
+            for p in (CAPTURE, COOKED)
+        )
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run_command("load_puzzles", str(path))
+    assert queue == []  # nothing for the workers
+    assert "2 new puzzles, 0 updated, 2 to prove." in out
+    assert "Proving 2 puzzles here" in out and "] 2/2" in out
+    assert "Verdicts: cooked 1, unique 1" in out
+    verdicts = dict(Puzzle.objects.values_list("fen", "verdict"))
+    assert verdicts == {CAPTURE["fen"]: "unique", COOKED["fen"]: "cooked"}
+    assert all(p.is_current and "in-process" in p.worker for p in Puzzle.objects.all())
+    with django_capture_on_commit_callbacks(execute=True):
+        again = run_command("load_puzzles", str(path))
+    assert "0 new puzzles, 0 updated, 0 to prove." in again and "Proving" not in again
+    assert queue == []
+
+
+def test_load_demo_proves_the_corpus_here_or_queues_it_with_queue(
+    db, settings, monkeypatch, queue, django_capture_on_commit_callbacks
+):
+    from core.management.commands import load_demo
+    from puzzles.management.commands import load_puzzles
+
+    settings.DEBUG = True
+    settings.DAMA_DEMO_FIXTURES = []
+    seen: list[tuple] = []
+    monkeypatch.setattr(
+        load_puzzles.Command, "handle", lambda self, *a, **o: seen.append((o["paths"], o["queue"]))
+    )
+    run_command("load_demo")
+    run_command("load_demo", "--queue")
+    assert [q for _p, q in seen] == [False, True]
+    assert all(paths and all(p.endswith(".pdn") for p in paths) for paths, _q in seen)
+    assert "--queue" in load_demo.Command().create_parser("manage.py", "load_demo").format_help()
 
 
 def test_a_puzzle_exported_with_its_proof_loads_proven(

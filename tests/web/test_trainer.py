@@ -329,11 +329,25 @@ def test_stream_filters_by_goal_and_motif(client, gain, capture):
     assert 'data-testid="trainer-empty"' in response.content.decode()
 
 
-def test_set_parameter_is_recorded_on_the_attempt(client, gain):
-    attempt, html = open_puzzle(client, gain, "?set=7")
+def test_set_parameter_is_recorded_on_the_attempt_only_for_a_set_of_the_players_class(
+    client, gain, teacher, student
+):
+    from classroom.models import Assignment, Classroom, PuzzleSet
+
+    attempt, html = open_puzzle(client, gain, "?set=7")  # no such set: ignored
     row = Attempt.objects.get(pk=attempt)
-    assert row.source == "set" and row.set_id == 7
-    assert "set=7" in html  # the next puzzle stays in the set
+    assert row.source == "stream" and row.set_id is None
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    puzzle_set.add(gain)
+    classroom = Classroom.objects.create(name="C", variant="czech")
+    classroom.teachers.add(teacher)
+    classroom.add_student(student)
+    Assignment.objects.create(puzzle_set=puzzle_set, classroom=classroom)
+    client.force_login(student)
+    attempt, html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    row = Attempt.objects.get(pk=attempt)
+    assert row.source == "set" and row.set_id == puzzle_set.pk
+    assert f"set={puzzle_set.pk}" in html  # the next puzzle stays in the set
 
 
 # -- dashboard and hand-over ------------------------------------------------------------------------

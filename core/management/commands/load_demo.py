@@ -14,8 +14,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force", action="store_true", help="load even with DEBUG off (never in production)"
         )
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="send the proofs of new corpus puzzles to the workers instead of proving them here",
+        )
 
-    def handle(self, *args, force=False, **options):
+    def handle(self, *args, force=False, queue=False, **options):
         if not settings.DEBUG and not force:
             raise CommandError(
                 "Refusing to load demo accounts with known passwords while DEBUG is off (use --force)."
@@ -23,10 +28,12 @@ class Command(BaseCommand):
         for name in settings.DAMA_DEMO_FIXTURES:
             call_command("loaddata", name, verbosity=0)
             self.stdout.write(f"loaded fixture {name}")
-        # The puzzle corpus: idempotent; unproven puzzles are queued for the worker.
+        # The puzzle corpus: idempotent; new puzzles are proven here (seconds for the whole
+        # corpus), so the trainer and the daily puzzle have puzzles at once; --queue: the workers.
         puzzle_files = sorted((settings.BASE_DIR / "fixtures" / "puzzles").glob("*.pdn"))
         if puzzle_files:
-            call_command("load_puzzles", *map(str, puzzle_files), stdout=self.stdout)
+            extra = ["--queue"] if queue else []
+            call_command("load_puzzles", *map(str, puzzle_files), *extra, stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo accounts (user name / password):"))
         for username, password, role in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<8} / {password:<16} ({role})")

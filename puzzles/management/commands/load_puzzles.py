@@ -1,9 +1,13 @@
-"""Load puzzles from PDN files (idempotent: keyed by variant, position and goal).
+"""Load puzzles into the corpus from PDN files (idempotent: keyed by variant, position and goal
+among the puzzles without an author).
 
-    manage.py load_puzzles fixtures/puzzles/*.pdn
+    manage.py load_puzzles fixtures/puzzles/*.pdn           # proves new puzzles here
+    manage.py load_puzzles --queue fixtures/puzzles/*.pdn   # sends them to the workers
 
-A new puzzle whose PDN carries its proof (a ``Proof`` tag) stores it; the others are queued for
-the workers. Loading the same files again changes nothing and queues nothing.
+A new puzzle whose PDN carries its proof (a ``Proof`` tag) stores it; the others (and those whose
+question changed) are proven in this process once loaded, with a progress bar (the whole corpus
+takes seconds, so a fresh site has its trainer and daily puzzle at once), or with ``--queue`` sent
+to the ``verify`` queue. Loading the same files again changes nothing and proves nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from django.db import transaction
 
 from core.variants import VARIANT_NAMES
 from puzzles import engine
-from puzzles.models import Puzzle
+from puzzles.management.commands.verify_puzzles import prove_in_process
+from puzzles.models import Puzzle, proofs_held
 
 
 class Command(BaseCommand):
@@ -29,8 +34,13 @@ class Command(BaseCommand):
             choices=VARIANT_NAMES,
             help="the variant of games without a GameType tag",
         )
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="send the proofs of new puzzles to the workers instead of proving them here",
+        )
 
-    def handle(self, *args, paths, variant, **opts):
+    def handle(self, *args, paths, variant, queue=False, **opts):
         files: list[Path] = []
         for name in paths:
             path = Path(name)
@@ -40,6 +50,20 @@ class Command(BaseCommand):
                 files.append(path)
             else:
                 raise CommandError(f"{name}: no such file or directory")
+        if queue:
+            self.load(files, variant)
+            return
+        with proofs_held() as held:
+            self.load(files, variant, queued="to prove")
+        if held:
+            self.stdout.write(
+                f"Proving {len(held)} puzzles here (--queue sends them to the workers instead):"
+            )
+            outcomes = prove_in_process(self.stdout, held)
+            summary = ", ".join(f"{kind} {n}" for kind, n in sorted(outcomes.items()))
+            self.stdout.write(f"Verdicts: {summary}")
+
+    def load(self, files: list[Path], variant: str | None, queued: str = "queued for proof"):
         totals = {"created": 0, "updated": 0, "unchanged": 0, "proven": 0, "skipped": 0}
         for path in files:
             counts = dict.fromkeys(totals, 0)
@@ -67,8 +91,8 @@ class Command(BaseCommand):
                 "{path}: {created} new ({proven} with their proof), {updated} updated, "
                 "{unchanged} unchanged, {skipped} skipped".format(path=path, **counts)
             )
-        queued = totals["created"] - totals["proven"] + totals["updated"]
+        waiting = totals["created"] - totals["proven"] + totals["updated"]
         self.stdout.write(
             f"{len(files)} files: {totals['created']} new puzzles, {totals['updated']} updated, "
-            f"{queued} queued for proof."
+            f"{waiting} {queued}."
         )

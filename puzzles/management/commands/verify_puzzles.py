@@ -85,23 +85,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Verdicts: {summary}")
 
     def prove_here(self, rows: list[tuple[int, int]], force: bool) -> Counter[str]:
-        bar = ProgressBar(self.stdout, len(rows))
-        outcomes: Counter[str] = Counter()
-        worker = f"{platform.node()} (in-process)"
-        bar.show(0)
-        for i, (pk, revision) in enumerate(rows):
-            if force:
-                Puzzle.objects.filter(pk=pk, revision=revision).update(
-                    verdict=Verdict.PENDING, attempts=0, error=""
-                )
-
-            def note(nodes: int, depth: int, elapsed: float, pk: int = pk) -> None:
-                bar.show(note=f"#{pk} depth {depth} nodes {nodes}")
-
-            outcomes[verification.run(pk, revision, worker=worker, on_progress=note)] += 1
-            bar.show(i + 1, note=f"#{pk}")
-        bar.finish()
-        return outcomes
+        return prove_in_process(self.stdout, rows, force=force)
 
     def prove_on_workers(
         self, rows: list[tuple[int, int]], force: bool, no_wait: bool, timeout: float
@@ -135,3 +119,25 @@ class Command(BaseCommand):
         return Counter(
             Puzzle.objects.filter(pk__in=pks).values_list("verdict", flat=True).iterator()
         )
+
+
+def prove_in_process(out, rows: list[tuple[int, int]], *, force: bool = False) -> Counter[str]:
+    """Prove puzzles (pk, revision) here, one after the other, with a progress bar on ``out``;
+    ``force`` sets a finished verdict back to pending first. Returns the verdicts counted."""
+    bar = ProgressBar(out, len(rows))
+    outcomes: Counter[str] = Counter()
+    worker = f"{platform.node()} (in-process)"
+    bar.show(0)
+    for i, (pk, revision) in enumerate(rows):
+        if force:
+            Puzzle.objects.filter(pk=pk, revision=revision).update(
+                verdict=Verdict.PENDING, attempts=0, error=""
+            )
+
+        def note(nodes: int, depth: int, elapsed: float, pk: int = pk) -> None:
+            bar.show(note=f"#{pk} depth {depth} nodes {nodes}")
+
+        outcomes[verification.run(pk, revision, worker=worker, on_progress=note)] += 1
+        bar.show(i + 1, note=f"#{pk}")
+    bar.finish()
+    return outcomes
