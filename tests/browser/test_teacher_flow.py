@@ -2,8 +2,8 @@
 set, builds a puzzle in the board editor, sees its proof arrive and assigns the set; a student
 joins with the code and solves it in the trainer; the teacher sees the result.
 
-Needs Redis and a worker (skipped without Redis, a failure when DAMA_REQUIRE_SERVICES=1) and the
-puzzle trainer of issue 6 for the solving part (skipped, saying so, while it is not there).
+Needs Redis and a worker (skipped without Redis, a failure when DAMA_REQUIRE_SERVICES=1) and
+Chromium.
 """
 
 from __future__ import annotations
@@ -136,10 +136,8 @@ def test_teacher_builds_proves_and_assigns_a_puzzle_and_sees_the_students_result
     assert "22x8" not in student.content() and "22x15x8" not in student.content()
     solve_link.click()
 
-    move_input = student.locator("[data-move-input]")
-    if student.locator("[data-board]").count() == 0 or move_input.count() == 0:
-        student_context.close()
-        pytest.skip("the puzzle trainer (issue 6) is not there yet: the student cannot solve")
+    check(student.locator("[data-board]")).to_have_count(1)
+    check(student.locator("[data-move-input]")).to_have_count(1)
     for n in ROUTE:
         student.locator(f'[data-board] [data-square="{n}"]').first.click()
     from puzzles.models import Attempt

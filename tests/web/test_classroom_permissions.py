@@ -153,3 +153,39 @@ def test_a_teacher_of_another_class_gets_nothing_of_this_one(client, world):
         f"/teach/sets/{world.puzzle_set.pk}/worksheet/",
     ):
         assert client.get(url).status_code == 404, url
+
+
+# -- the trainer's page of a teacher's puzzle (``/puzzles/<variant>/<id>/?set=<set id>``) -----------
+
+#: the teacher's puzzle of the assigned set: for its author, the class's teachers and students
+TRAINER = {
+    "teacher": 200,
+    "co_teacher": 200,
+    "student": 200,
+    "other_student": 404,
+    "anonymous": 404,
+}
+#: the same puzzle once the set is no longer assigned: its author only
+TRAINER_UNASSIGNED = {r: 404 for r in ROLES} | {"teacher": 200}
+
+
+@pytest.mark.parametrize("assigned", [True, False], ids=["assigned", "unassigned"])
+@pytest.mark.parametrize("role", ROLES)
+def test_the_trainer_page_of_a_teachers_puzzle_answers_each_role(client, world, role, assigned):
+    from puzzles.models import Attempt
+
+    puzzle = world.item.puzzle
+    assert puzzle.author == world.teacher and puzzle.verdict == "unique"
+    if not assigned:
+        world.assignment.delete()
+    expected = (TRAINER if assigned else TRAINER_UNASSIGNED)[role]
+    if role != "anonymous":
+        client.force_login(getattr(world, role))
+    url = f"/puzzles/{puzzle.variant}/{puzzle.pk}/"
+    for query in ("", f"?set={world.puzzle_set.pk}"):
+        response = client.get(url + query)
+        assert response.status_code == expected, (role, query)
+    logged = Attempt.objects.filter(puzzle=puzzle, set_id=world.puzzle_set.pk)
+    # the set is logged on the attempt exactly when it is assigned to a class of the player's
+    assert logged.exists() == (assigned and expected == 200)
+    assert not Attempt.objects.filter(puzzle=puzzle).exists() or expected == 200
