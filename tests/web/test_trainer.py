@@ -329,6 +329,58 @@ def test_stream_filters_by_goal_and_motif(client, gain, capture):
     assert 'data-testid="trainer-empty"' in response.content.decode()
 
 
+def filter_nav(html: str) -> str:
+    return html.split('data-testid="puzzle-filters"')[1].split("</nav>")[0]
+
+
+def test_stream_page_has_a_visible_filter_control_with_real_links(client, gain, capture, teacher):
+    make_puzzle("czech_capture", author=teacher)  # the same position, a teacher's own row
+    Puzzle.objects.filter(author=teacher).update(motifs=["crowning", "capture:2"])
+    page = client.get("/puzzles/czech/", follow=True)
+    nav = filter_nav(page.content.decode())
+    assert (
+        'hx-boost="true"' in page.content.decode().split('data-testid="puzzle-filters"')[0][-300:]
+    )
+    for goal in ("capture", "gain", "win"):
+        assert f'href="/puzzles/czech/?goal={goal}"' in nav
+    assert 'href="/puzzles/czech/" class="chip current" data-goal="" aria-current="true"' in nav
+    # the motifs of the public pool of the variant (not of a teacher's puzzle)
+    assert 'href="/puzzles/czech/?motif=sacrifice"' in nav
+    assert 'href="/puzzles/czech/?motif=capture"' in nav and ">multi-jump<" in nav
+    assert "crowning" not in nav
+    # a filter chosen: marked, and kept by the links of the other filter
+    page = client.get("/puzzles/czech/?goal=gain", follow=True)
+    assert page.redirect_chain[-1][0] == f"/puzzles/czech/{gain.pk}/?goal=gain"
+    nav = filter_nav(page.content.decode())
+    assert 'data-goal="gain" aria-current="true"' in nav
+    assert 'href="/puzzles/czech/?goal=gain&amp;motif=sacrifice"' in nav
+    # nothing matches: the empty page keeps the control to widen the choice
+    html = client.get("/puzzles/czech/?goal=win").content.decode()
+    assert 'data-testid="trainer-empty"' in html
+    assert 'data-goal="win" aria-current="true"' in filter_nav(html)
+    # in Czech
+    nav = filter_nav(
+        client.get("/puzzles/czech/", follow=True, HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    )
+    assert "Cíl" in nav and ">zisk materiálu<" in nav and ">oběť<" in nav
+
+
+def test_a_boosted_filter_link_gets_the_whole_page_and_a_move_the_partial(client, gain):
+    response = client.get(
+        "/puzzles/czech/?goal=gain", follow=True, HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true"
+    )
+    html = response.content.decode()
+    assert "<html" in html and 'data-testid="puzzle-filters"' in html
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    partial = move(client, attempt, text="1-5").content.decode()
+    assert "<html" not in partial and "puzzle-filters" not in partial
+
+
+def test_no_filter_control_on_a_daily_puzzle(client, gain):
+    html = client.get("/daily/czech/").content.decode()
+    assert 'data-attempt="' in html and "puzzle-filters" not in html
+
+
 def test_set_parameter_is_recorded_on_the_attempt_only_for_a_set_of_the_players_class(
     client, gain, teacher, student
 ):
