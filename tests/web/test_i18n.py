@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gettext
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -68,6 +70,53 @@ def test_czech_catalogue_translates_every_string_and_the_compiled_file_matches()
 
     stale = [k for k, (v, _f) in entries.items() if lookup(k) != v]
     assert stale == [], "run `make messages` and commit locale/"
+
+
+#: every catalogue of the site: the project's and each app's own (lessons, puzzles, classroom)
+CATALOGUES = sorted(
+    p.relative_to(settings.BASE_DIR).as_posix()
+    for p in [LOCALE, *Path(settings.BASE_DIR).glob("*/locale")]
+    if p.is_dir() and p.parent.name not in (".venv", "staticfiles")
+)
+
+
+def test_every_app_with_texts_has_its_catalogue():
+    assert {"locale", "lessons/locale", "puzzles/locale", "classroom/locale"} <= set(CATALOGUES)
+
+
+@pytest.mark.parametrize("catalogue", CATALOGUES)
+def test_every_czech_catalogue_translates_every_string(catalogue):
+    entries = read_po(Path(settings.BASE_DIR) / catalogue / "cs/LC_MESSAGES/django.po")
+    assert entries
+    missing = [k for k, (v, fuzzy) in entries.items() if not v or fuzzy]
+    assert missing == [], f"{catalogue}: untranslated or fuzzy"
+
+
+@pytest.mark.parametrize("language", ["cs", "en"])
+@pytest.mark.parametrize("catalogue", CATALOGUES)
+def test_every_compiled_catalogue_is_up_to_date_with_its_po(catalogue, language, tmp_path):
+    """The committed .mo holds exactly what compiling the committed .po gives (plural forms and
+    contexts included)."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("msgfmt (gettext) is not installed")
+    folder = Path(settings.BASE_DIR) / catalogue / language / "LC_MESSAGES"
+    fresh = tmp_path / "django.mo"
+    subprocess.run(
+        [msgfmt, "--check-format", "-o", str(fresh), str(folder / "django.po")],
+        check=True,
+        capture_output=True,
+    )
+
+    def catalog(path: Path) -> dict:
+        with open(path, "rb") as mo:
+            return dict(gettext.GNUTranslations(mo)._catalog)  # type: ignore[attr-defined]
+
+    committed, compiled = catalog(folder / "django.mo"), catalog(fresh)
+    stale = sorted(
+        str(k) for k in committed.keys() | compiled.keys() if committed.get(k) != compiled.get(k)
+    )
+    assert stale == [], f"{catalogue}/{language}: run compilemessages and commit the .mo"
 
 
 def test_english_catalogue_exists_and_is_compiled():
