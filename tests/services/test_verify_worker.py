@@ -18,7 +18,7 @@ from tests.web.test_puzzle_proofs import CAPTURE, COOKED, GAIN, NO_WIN, WIDE
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 
-def wait_for(pk: int, verdicts=FINAL, seconds: float = 60, what=None, workers=()) -> Puzzle:
+def wait_for(pk: int, verdicts=FINAL, seconds: float = 120, what=None, workers=()) -> Puzzle:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         puzzle = Puzzle.objects.get(pk=pk)
@@ -59,7 +59,7 @@ def test_a_request_enqueues_and_a_worker_process_stores_the_verdict(
     url = request.getfixturevalue(f"{broker}_broker")
     worker = start_worker(url)
     puzzle = admin_add(client, staff, GAIN)
-    done = wait_for(puzzle.pk)
+    done = wait_for(puzzle.pk, workers=(worker,))
     assert done.verdict == Verdict.UNIQUE, (done.verdict, done.error, worker.log()[-3000:])
     assert done.worker == worker.hostname
     assert done.proof["solution"] == GAIN["solution"]
