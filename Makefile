@@ -41,7 +41,7 @@ load: venv
 
 # Every form and endpoint that takes a FEN, PDN, move, square, id or file; FUZZ_EXAMPLES per test.
 fuzz: venv
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-1000} $(PY) -m pytest tests/fuzz -q
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-1200} $(PY) -m pytest tests/fuzz -q
 
 # Redis stopped, a worker killed, the database restarted, a proof over its time limit (real processes).
 faults: venv

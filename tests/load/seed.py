@@ -41,7 +41,7 @@ def main(users: int, plan_path: str) -> None:
     )
     puzzles = []
     for name in PUZZLES:
-        puzzle = make_puzzle(name, author=teacher)
+        puzzle = make_puzzle(name)  # the public pool (a teacher's own puzzles stay private)
         solution = list(puzzle.proof["solution"])
         puzzles.append(
             {"id": puzzle.pk, "variant": puzzle.variant, "moves": solution[::2], "name": name}
