@@ -728,16 +728,28 @@ def puzzles_pdn(puzzles: Iterable[MinedPuzzle]) -> str:
 
 
 def read_puzzles_pdn(text: str) -> list[dict[str, str]]:
-    """The tag pairs of every game of a PDN text (the puzzles written by :func:`puzzles_pdn`)."""
+    """The tag pairs of every game of a PDN text (the puzzles written by :func:`puzzles_pdn`).
+
+    A new entry starts at a tag that follows move text or a result, or at a tag name the current
+    entry already has (so files without ``[Event]`` tags split correctly).
+
+    >>> len(read_puzzles_pdn('[FEN "W:W21:B5"]\\n*\\n[FEN "W:W22:B6"]\\n[Goal "capture"]\\n'))
+    2
+    """
     out: list[dict[str, str]] = []
     cur: dict[str, str] = {}
+    after_moves = False
     for line in text.splitlines():
-        m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', line.strip())
+        stripped = line.strip()
+        m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', stripped)
         if m:
-            if m.group(1) == "Event" and cur:
+            if cur and (after_moves or m.group(1) in cur):
                 out.append(cur)
                 cur = {}
-            cur[m.group(1)] = m.group(2)
+            after_moves = False
+            cur[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+        elif stripped and cur:
+            after_moves = True
     if cur:
         out.append(cur)
     return out

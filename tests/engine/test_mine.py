@@ -227,3 +227,14 @@ def test_puzzle_pdn_has_the_tags() -> None:
     text = puzzle_pdn(p)
     for tag in ("FEN", "Goal", "Horizon", "Solution", "Motifs", "Difficulty", "Source", "GameType"):
         assert f"[{tag} " in text
+
+
+def test_read_puzzles_pdn_splits_entries_without_event_tags() -> None:
+    text = (
+        '[GameType "29"]\n[FEN "W:W21:B5"]\n[Goal "capture"]\n\n'
+        '[GameType "29"]\n[FEN "W:W22:B6"]\n[Goal "capture"]\n*\n'
+        '[FEN "W:W23:B7"]\n[Goal "win"]\n'
+    )
+    tags = read_puzzles_pdn(text)
+    assert [t["FEN"] for t in tags] == ["W:W21:B5", "W:W22:B6", "W:W23:B7"]
+    assert tags[2]["Goal"] == "win"
