@@ -17,6 +17,7 @@ from django.db.models import Case, Q, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -933,7 +934,7 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         fen = engine.normalise_fen(request.POST.get("fen", ""), variant)
     except ValidationError as exc:
-        return HttpResponse(" ".join(exc.messages), status=400)
+        return HttpResponse(escape(" ".join(exc.messages)), status=400)  # htmx swaps it in
     line = request.POST.get("line", "").split()
     action = request.POST.get("action", "play")
     message, is_error = "", False
@@ -941,7 +942,7 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             engine.replay(variant, fen, line)
         except ValidationError as exc:
-            return HttpResponse(" ".join(exc.messages), status=400)
+            return HttpResponse(escape(" ".join(exc.messages)), status=400)  # htmx swaps it in
         context = _line_context(
             puzzle_set, fen, line, message=request.POST.get("label", "")[:200], showing=True
         )
@@ -987,7 +988,7 @@ def editor_solve(request: HttpRequest, pk: int) -> HttpResponse:
     fen = data.get("fen") or ""
     if "fen" in form.errors or "goal_text" not in data:
         message = " ".join(m for errs in form.errors.values() for m in errs)
-        return HttpResponse(message, status=400)
+        return HttpResponse(escape(message), status=400)  # it quotes the input
     verdict = engine.quick_solve(variant, fen, data["goal_text"], data.get("horizon"))
     kind = verdict["kind"]
     line: list[str] = []

@@ -110,3 +110,19 @@ def test_an_uploaded_file_is_parsed_never_kept_served_or_executed(
         "/uploads/evil.py.html",
     ):
         assert client.get(url).status_code == 404, url
+
+
+@pytest.mark.django_db
+def test_a_position_quoted_in_an_editor_error_is_escaped(client, teacher):
+    from classroom.models import PuzzleSet
+
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Set", variant="czech")
+    client.force_login(teacher)
+    fen = "W:W<img src=x onerror=alert(1)>:B1"
+    for url, data in (
+        ("editor/solve/", {"fen": fen, "goal": "capture"}),
+        ("editor/line/", {"fen": fen, "move": "22-18"}),
+    ):
+        response = client.post(f"/teach/sets/{puzzle_set.pk}/{url}", data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 400
+        assert b"<img" not in response.content and b"&lt;img" in response.content, url
