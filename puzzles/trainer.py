@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.apps import apps
@@ -73,7 +74,26 @@ def owned(request) -> QuerySet[Attempt]:
 
 
 def get_owned(request, pk: int) -> Attempt | None:
-    return owned(request).select_related("puzzle").filter(pk=pk).first()
+    """The attempt ``pk`` if the visitor owns it. Its puzzle comes without the proof tree (large
+    JSON): read that through :func:`proof_of`, which keeps parsed trees in memory."""
+    try:
+        return owned(request).select_related("puzzle").defer("puzzle__proof").get(pk=pk)
+    except Attempt.DoesNotExist:
+        return None
+
+
+def proof_of(puzzle: Puzzle) -> dict[str, Any]:
+    """The puzzle's proof tree (read-only: shared between requests). Cached per puzzle, revision
+    and verification, so a re-proof or an edit is seen at once."""
+    if "proof" in puzzle.__dict__:  # loaded with the row
+        return puzzle.proof or {}
+    return _load_proof(puzzle.pk, puzzle.revision, puzzle.verified_at)
+
+
+@lru_cache(maxsize=1024)
+def _load_proof(pk: int, revision: int, verified_at: object) -> dict[str, Any]:
+    proof = Puzzle.objects.filter(pk=pk).values_list("proof", flat=True).first()
+    return proof or {}
 
 
 # -- which puzzles are served ----------------------------------------------------------------------
@@ -373,7 +393,7 @@ def play(request, attempt: Attempt, *, route: str = "", text: str = "") -> Resul
     if attempt.is_finished:
         return Result(FINISHED, _("This puzzle is finished: press Retry to play it again."))
     puzzle = attempt.puzzle
-    proof = puzzle.proof or {}
+    proof = proof_of(puzzle)
     line = list(attempt.line)
     entry = engine.read_entry(puzzle.variant, puzzle.fen, line, route=route, text=text)
     if entry.status == "continue":
@@ -460,7 +480,7 @@ def hint(attempt: Attempt) -> int | None:
     """The square of the piece to move (counted as a hint); None when nothing is left to do."""
     if attempt.is_finished:
         return None
-    node = best_move(attempt.puzzle.proof or {}, list(attempt.line))
+    node = best_move(proof_of(attempt.puzzle), list(attempt.line))
     if node is None:
         return None
     Attempt.objects.filter(pk=attempt.pk).update(hints=attempt.hints + 1)
@@ -498,7 +518,7 @@ def retry(request, attempt: Attempt) -> Attempt:
 
 
 def solution_line(puzzle: Puzzle) -> list[str]:
-    return list((puzzle.proof or {}).get("solution", []))
+    return list(proof_of(puzzle).get("solution", []))
 
 
 def _finish(attempt: Attempt) -> None:
