@@ -7,6 +7,27 @@ from django.utils.translation import ngettext
 from . import engine
 from .models import Puzzle
 
+#: the fields the verification writes (read-only in the admin), in display order
+PROOF_FIELDS = [
+    "verdict",
+    "revision",
+    "engine_version",
+    "nodes",
+    "seconds",
+    "depth",
+    "verified_at",
+    "worker",
+    "attempts",
+    "error",
+    "queued_at",
+    "started_at",
+    "progress_nodes",
+    "progress_depth",
+    "progress_updated",
+    "created",
+    "updated",
+]
+
 
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
@@ -26,26 +47,8 @@ class PuzzleAdmin(admin.ModelAdmin):
     search_fields = ["fen", "title", "source", "motifs"]
     raw_id_fields = ["author"]
     actions = ["verify_again", "download_pdn"]
-    readonly_fields = [
-        "verdict",
-        "revision",
-        "engine_version",
-        "nodes",
-        "seconds",
-        "depth",
-        "verified_at",
-        "worker",
-        "attempts",
-        "error",
-        "queued_at",
-        "started_at",
-        "progress_nodes",
-        "progress_depth",
-        "progress_updated",
-        "proof_link",
-        "created",
-        "updated",
-    ]
+    # what the verification writes: shown in the "Proof" section, never edited by hand
+    readonly_fields = [*PROOF_FIELDS, "proof_link"]
     fieldsets = [
         (None, {"fields": ["variant", "fen", "goal", "horizon", "solution", "limits"]}),
         (
@@ -64,28 +67,7 @@ class PuzzleAdmin(admin.ModelAdmin):
         ),
         (
             _("Proof"),
-            {
-                "fields": [
-                    "verdict",
-                    "proof_link",
-                    "revision",
-                    "engine_version",
-                    "nodes",
-                    "seconds",
-                    "depth",
-                    "verified_at",
-                    "worker",
-                    "attempts",
-                    "error",
-                    "queued_at",
-                    "started_at",
-                    "progress_nodes",
-                    "progress_depth",
-                    "progress_updated",
-                    "created",
-                    "updated",
-                ]
-            },
+            {"fields": ["verdict", "proof_link", *PROOF_FIELDS[1:]]},
         ),
     ]
 
