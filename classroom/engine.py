@@ -100,7 +100,7 @@ class EditorBoard:
 
 def editor_board(fen: str, variant: str) -> EditorBoard:
     board = _board(fen, variant)
-    svg = dama.svg.board_svg(board, labels="numbers", lang=core_engine.svg_lang())
+    svg = core_engine.board_svg(board, labels="numbers", lang=core_engine.svg_lang())
     white_men, white_kings = board.count(dama.WHITE)
     black_men, black_kings = board.count(dama.BLACK)
     return EditorBoard(
@@ -200,7 +200,7 @@ def diagram(
             drawn.append(board.parse_move(text))
         except ValueError:
             continue
-    svg = dama.svg.board_svg(
+    svg = core_engine.board_svg(
         board,
         labels="numbers" if numbers else "auto",
         arrows=drawn,

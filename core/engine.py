@@ -8,6 +8,9 @@ Engine objects become plain data for templates (``BoardView``); engine errors be
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +28,48 @@ from .variants import VARIANTS, get_variant
 def svg_lang() -> str:
     """The language of diagram titles and descriptions: the page's."""
     return "cs" if (get_language() or "").startswith("cs") else "en"
+
+
+#: how many drawn boards each process keeps (an SVG is 10-20 kB)
+SVG_CACHE_SIZE = 2048
+_svg_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_svg_lock = threading.Lock()
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a ``board_svg`` option: a move by the route and the captures the
+    drawing uses, a mapping by its sorted items, a sequence by its items."""
+    if isinstance(value, dama.Move):
+        return ("move", value.routes[0], value.captured)
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted((k, str(v)) for k, v in value.items())))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(value)))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_frozen(v) for v in value))
+    return value
+
+
+def board_svg(board: dama.Board, **options: Any) -> str:
+    """``dama.svg.board_svg`` through a per-process cache: the drawing depends only on the
+    position (FEN), the variant and the options, and the same few boards are drawn again and
+    again (a puzzle's start, each step of a lesson). Apps draw boards through this."""
+    key = (
+        board.variant.name,
+        board.fen(),
+        tuple(sorted((name, _frozen(v)) for name, v in options.items())),
+    )
+    with _svg_lock:
+        svg = _svg_cache.get(key)
+        if svg is not None:
+            _svg_cache.move_to_end(key)
+            return svg
+    svg = dama.svg.board_svg(board, **options)
+    with _svg_lock:
+        _svg_cache[key] = svg
+        if len(_svg_cache) > SVG_CACHE_SIZE:
+            _svg_cache.popitem(last=False)
+    return svg
 
 
 def engine_version() -> str:
@@ -105,9 +150,7 @@ def board_view(
         variant=variant,
         fen=board.fen(),
         svg=mark_safe(
-            dama.svg.board_svg(
-                board, flipped=flipped, labels="auto", lang=svg_lang(), last_move=last_move
-            )
+            board_svg(board, flipped=flipped, labels="auto", lang=svg_lang(), last_move=last_move)
         ),  # engine-made SVG
         moves=moves,
         white_to_move=board.turn == dama.WHITE,

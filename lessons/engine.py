@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 import dama
 import dama.svg
+from core import engine as core_engine
 from core.variants import get_variant
 
 from .course import active_lang, article_text
@@ -44,7 +45,9 @@ def start_diagram(variant: str) -> SafeString:
     """The starting position of ``variant`` as an accessible SVG diagram."""
     get_variant(variant)
     board = dama.Board(variant)
-    return mark_safe(dama.svg.board_svg(board, labels="auto", lang=svg_lang()))  # engine-made SVG
+    return mark_safe(
+        core_engine.board_svg(board, labels="auto", lang=svg_lang())
+    )  # engine-made SVG
 
 
 def men_per_side(variant: str) -> int:
@@ -140,7 +143,7 @@ def _svg(
     last_move: tuple[int, ...] | None = None,
 ) -> SafeString:
     return mark_safe(  # engine-made SVG
-        dama.svg.board_svg(
+        core_engine.board_svg(
             board,
             highlight=marks or {},
             arrows=arrows or [],

@@ -216,7 +216,7 @@ def diagram(
             moves.append(board.parse_move(text))
         except ValueError:
             continue
-    svg = dama.svg.board_svg(board, arrows=moves, labels="auto", lang=svg_lang(), size=size)
+    svg = core_engine.board_svg(board, arrows=moves, labels="auto", lang=svg_lang(), size=size)
     return mark_safe(svg)  # engine-made SVG
 
 
@@ -476,7 +476,7 @@ def trainer_board(
             drawn.append(board.parse_move(text))
         except ValueError:
             continue
-    svg = dama.svg.board_svg(
+    svg = core_engine.board_svg(
         board,
         highlight=marks or {},
         arrows=drawn,
@@ -686,11 +686,13 @@ def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str
     """The solution as frames: the start, then the board after each move (with its notation)."""
     board = position(fen, variant)
     lang = svg_lang()
-    frames = [{"svg": mark_safe(dama.svg.board_svg(board, labels="auto", lang=lang)), "move": ""}]
+    frames = [
+        {"svg": mark_safe(core_engine.board_svg(board, labels="auto", lang=lang)), "move": ""}
+    ]
     for text in moves:
         move = board.parse_move(text)
         notation = board.move_text(move)
         board.push(move)
-        svg = dama.svg.board_svg(board, last_move=move, labels="auto", lang=lang)
+        svg = core_engine.board_svg(board, last_move=move, labels="auto", lang=lang)
         frames.append({"svg": mark_safe(svg), "move": notation})  # engine-made SVG
     return frames
