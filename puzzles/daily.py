@@ -67,7 +67,12 @@ def choose(variant: str, day: date) -> Puzzle | None:
 def daily_puzzle(variant: str, day: date | None = None) -> DailyPuzzle | None:
     """The daily puzzle of ``variant`` on ``day`` (today), chosen and stored on first use."""
     day = day or today()
-    row = DailyPuzzle.objects.select_related("puzzle").filter(variant=variant, date=day).first()
+    row = (
+        DailyPuzzle.objects.select_related("puzzle")
+        .defer("puzzle__proof")
+        .filter(variant=variant, date=day)
+        .first()
+    )
     if row is not None:
         return row
     puzzle = choose(variant, day)
@@ -77,7 +82,11 @@ def daily_puzzle(variant: str, day: date | None = None) -> DailyPuzzle | None:
         with transaction.atomic():
             return DailyPuzzle.objects.create(variant=variant, date=day, puzzle=puzzle)
     except IntegrityError:
-        return DailyPuzzle.objects.select_related("puzzle").get(variant=variant, date=day)
+        return (
+            DailyPuzzle.objects.select_related("puzzle")
+            .defer("puzzle__proof")
+            .get(variant=variant, date=day)
+        )
 
 
 @shared_task(name="puzzles.pick_daily_puzzles")

@@ -188,10 +188,17 @@ def next_puzzle(
         rows = [r for r in rows if any(m == motif or m.split(":")[0] == motif for m in r[2])]
     if not rows:
         return None
-    mine = owned(request).filter(puzzle__variant=variant)
-    solved = set(mine.filter(solved=True).values_list("puzzle_id", flat=True))
-    tried = set(mine.filter(finished_at__isnull=False).values_list("puzzle_id", flat=True))
-    tried |= set(mine.filter(failed=True).values_list("puzzle_id", flat=True))
+    solved: set[int] = set()
+    tried: set[int] = set()
+    for pk, is_solved in (
+        owned(request)
+        .filter(puzzle__variant=variant)
+        .filter(Q(finished_at__isnull=False) | Q(failed=True))
+        .values_list("puzzle_id", "solved")
+    ):
+        tried.add(pk)
+        if is_solved:
+            solved.add(pk)
     fresh = [r for r in rows if r[0] not in tried and r[0] != exclude]
     pool = fresh or [r for r in rows if r[0] not in solved and r[0] != exclude]
     if not pool:
@@ -199,7 +206,8 @@ def next_puzzle(
     target = player_rating(request, variant).rating
     pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
     choice = (rng or random).choice(pool[:NEAREST])
-    return Puzzle.objects.get(pk=choice[0])
+    # the stream only needs the address: the proof tree (large JSON) stays in the database
+    return Puzzle.objects.defer("proof").get(pk=choice[0])
 
 
 def motif_choices(variant: str) -> list[str]:

@@ -119,7 +119,7 @@ def _filters(variant: str, goal: str, motif: str) -> dict:
 
 def _puzzle(variant: str, pk: int):
     get_variant(variant)
-    puzzle = trainer.servable(variant).filter(pk=pk).first()
+    puzzle = trainer.servable(variant).defer("proof").filter(pk=pk).first()
     if puzzle is None:
         raise Http404(_("No such puzzle."))
     return puzzle
