@@ -16,6 +16,7 @@ import json
 import os
 import random
 import re
+import time
 from collections import defaultdict
 
 from locust import HttpUser, between, events, task
@@ -24,7 +25,9 @@ PLAN = json.loads(open(os.environ["LOAD_PLAN"]).read())  # noqa: SIM115
 RESULTS = os.environ.get("LOAD_RESULTS", "load-results.json")
 HX = {"HX-Request": "true"}
 _accounts = itertools.cycle(PLAN["students"])
-_timings: dict[str, dict[str, list[float]]] = defaultdict(lambda: {"client": [], "server": []})
+_timings: dict[str, dict[str, list[float]]] = defaultdict(
+    lambda: {"client": [], "server": [], "at": []}
+)
 _errors: dict[str, list[str]] = defaultdict(list)
 _SERVER = re.compile(r"app;dur=([0-9.]+)")
 _TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
@@ -48,6 +51,7 @@ def _record(
         match = _SERVER.search(response.headers.get("Server-Timing", ""))
         if match:
             row["server"].append(float(match.group(1)))
+            row["at"].append(time.time())  # when the server's time was taken, for the timeline
     if exception is not None:
         _errors[name].append(str(exception)[:200])
 

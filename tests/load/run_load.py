@@ -119,11 +119,14 @@ class Stack:
         self._run([PY, "manage.py", "migrate", "--noinput", "-v0"])
         self._run([PY, "manage.py", "collectstatic", "--noinput", "-v0"])
         self._run([PY, str(HERE / "seed.py"), str(self.users), str(self.dir / "plan.json")])
-        workers = env_int("LOAD_GUNICORN_WORKERS", 4)
+        # the production settings (gunicorn.conf.py: one sync worker per core) unless
+        # LOAD_GUNICORN_WORKERS says otherwise
+        if os.environ.get("LOAD_GUNICORN_WORKERS"):
+            self.env["GUNICORN_WORKERS"] = os.environ["LOAD_GUNICORN_WORKERS"]
         self._start(
             "gunicorn",
-            [PY, "-m", "gunicorn", "dama_learn.wsgi", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(workers), "--timeout", "60"],
+            [PY, "-m", "gunicorn", "dama_learn.wsgi", "-c", str(ROOT / "gunicorn.conf.py"),
+             "--bind", f"127.0.0.1:{self.port}"],
         )  # fmt: skip
         self._start(
             "worker",
