@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -435,6 +436,14 @@ class Entry:
 
 
 def _played(variant: str, fen: str, line: Iterable[str]) -> dama.Board:
+    """The board after ``line`` (a copy: the caller may push and pop on it)."""
+    return _played_cached(variant, fen, tuple(line)).copy()
+
+
+@lru_cache(maxsize=4096)
+def _played_cached(variant: str, fen: str, line: tuple[str, ...]) -> dama.Board:
+    # a move check reads the same position three or four times (the entry, the board, the
+    # notation of the reply); the trainer's positions repeat across players
     board = position(fen, variant)
     for text in line:
         board.push(board.parse_move(text))

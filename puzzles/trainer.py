@@ -156,9 +156,10 @@ def puzzle_rating(puzzle: Puzzle) -> glicko2.Rating:
 
 def player_rating(request, variant: str) -> glicko2.Rating:
     if request.user.is_authenticated:
-        row = PlayerRating.objects.filter(user=request.user, variant=variant).first()
-        if row is not None:
-            return glicko2.Rating(row.rating, row.deviation, row.volatility)
+        # one row per (user, variant): no ORDER BY needed
+        rows = PlayerRating.objects.filter(user=request.user, variant=variant)[:1]
+        for row in rows:
+            return row.as_rating()
         return glicko2.Rating()
     stored = progress.session_data(request, PROGRESS_KEY).get("ratings", {}).get(variant)
     return glicko2.Rating(*stored[:3]) if stored else glicko2.Rating()
@@ -598,7 +599,8 @@ def rate_account(attempt: Attempt, score: float) -> float | None:
             puzzle=attempt.puzzle,
             defaults={"rating": float(attempt.puzzle.difficulty), "deviation": 250.0},
         )
-        before = glicko2.Rating(player.rating, player.deviation, player.volatility)
+        # the deviation widened for the weeks since the player's last rated puzzle
+        before = player.as_rating()
         new_player, new_puzzle = glicko2.rate_pair(
             before, glicko2.Rating(prow.rating, prow.deviation, prow.volatility), score
         )
