@@ -32,6 +32,8 @@ DEFAULT_VOLATILITY = 0.06
 #: bounds that keep a rating sane over thousands of puzzles
 MIN_DEVIATION = 45.0
 MAX_DEVIATION = 350.0
+#: a player's rating period: a week without a rated puzzle widens the deviation once (:func:`idle`)
+PERIOD_DAYS = 7.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,24 @@ def _finish(r: Rating, clamp: bool) -> Rating:
     if not clamp:
         return r
     return Rating(r.rating, min(MAX_DEVIATION, max(MIN_DEVIATION, r.deviation)), r.volatility)
+
+
+def idle(player: Rating, periods: float) -> Rating:
+    """The rating after ``periods`` rating periods without a game: step 6 of the paper once per
+    period (the deviation widens by the volatility, the rating stays), at most
+    :data:`MAX_DEVIATION`. A player back after a long break is rated with more uncertainty, so
+    the first results move the rating further.
+
+    >>> r = idle(Rating(1500, 50, 0.06), 10)
+    >>> round(r.rating), round(r.deviation, 1)
+    (1500, 59.9)
+    >>> idle(Rating(1500, 300, 0.06), 1000).deviation
+    350.0
+    """
+    if periods <= 0:
+        return player
+    phi = math.sqrt(player.phi**2 + periods * player.volatility**2)
+    return Rating(player.rating, min(MAX_DEVIATION, phi * SCALE), player.volatility)
 
 
 def rate_pair(player: Rating, puzzle: Rating, score: float) -> tuple[Rating, Rating]:

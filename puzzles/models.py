@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.variants import VARIANT_CHOICES
 
-from . import engine
+from . import engine, glicko2
 
 logger = logging.getLogger(__name__)
 
@@ -617,6 +617,18 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.variant} {self.rating:.0f}"
+
+    def as_rating(self, now: datetime | None = None) -> glicko2.Rating:
+        """The rating as of ``now``: the deviation widened once per rating period
+        (:data:`glicko2.PERIOD_DAYS`) since the last rated puzzle."""
+        elapsed = ((now or timezone.now()) - self.updated).total_seconds() if self.updated else 0
+        periods = int(max(0.0, elapsed) // (glicko2.PERIOD_DAYS * 86400))
+        return glicko2.idle(glicko2.Rating(self.rating, self.deviation, self.volatility), periods)
+
+    @property
+    def deviation_now(self) -> float:
+        """The deviation shown to the player (widened for the time away)."""
+        return self.as_rating().deviation
 
 
 class RatingHistory(models.Model):
