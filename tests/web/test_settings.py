@@ -158,3 +158,14 @@ def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_gunicorn_runs_one_sync_worker_per_core_unless_told(monkeypatch):
+    import runpy
+
+    monkeypatch.delenv("GUNICORN_WORKERS", raising=False)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["workers"] == (os.cpu_count() or 2)
+    assert config["worker_class"] == "sync"
+    monkeypatch.setenv("GUNICORN_WORKERS", "7")
+    assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"] == 7
