@@ -24,7 +24,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -77,7 +77,13 @@ def get_owned(request, pk: int) -> Attempt | None:
     """The attempt ``pk`` if the visitor owns it. Its puzzle comes without the proof tree (large
     JSON): read that through :func:`proof_of`, which keeps parsed trees in memory."""
     try:
-        return owned(request).select_related("puzzle").defer("puzzle__proof").get(pk=pk)
+        return (
+            owned(request)
+            .select_related("puzzle")
+            .defer("puzzle__proof")
+            .annotate(has_earlier=_earlier_attempts(request))
+            .get(pk=pk)
+        )
     except Attempt.DoesNotExist:
         return None
 
@@ -305,8 +311,21 @@ def start_or_resume(
     return attempt
 
 
+def _earlier_attempts(request) -> Exists:
+    """Whether the player made an earlier attempt at the same puzzle (as :func:`is_first_attempt`
+    asks), as a subquery of the attempt row: the move that finishes an attempt needs it, since
+    only a first attempt is rated."""
+    earlier = Attempt.objects.filter(puzzle_id=OuterRef("puzzle_id"), pk__lt=OuterRef("pk"))
+    if request.user.is_authenticated:
+        return Exists(earlier.filter(user_id=OuterRef("user_id")))
+    return Exists(earlier.filter(user__isnull=True, session_key=OuterRef("session_key")))
+
+
 def is_first_attempt(attempt: Attempt) -> bool:
     """No earlier attempt at this puzzle by the same player."""
+    known = getattr(attempt, "has_earlier", None)  # loaded with the row by get_owned
+    if known is not None:
+        return not known
     earlier = Attempt.objects.filter(puzzle_id=attempt.puzzle_id, pk__lt=attempt.pk)
     if attempt.user_id:
         return not earlier.filter(user_id=attempt.user_id).exists()
