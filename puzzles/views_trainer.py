@@ -165,8 +165,10 @@ def _context(
     next_query["after"] = str(puzzle.pk)
     if attempt.set_id:
         next_query["set"] = str(attempt.set_id)
+    partial = _partial(request)
+    rating_changed = result is not None and result.rating_change is not None
     stream_filters = None
-    if attempt.source in (Attempt.Source.STREAM, Attempt.Source.REPLAY) and not _partial(request):
+    if attempt.source in (Attempt.Source.STREAM, Attempt.Source.REPLAY) and not partial:
         stream_filters = _filters(variant, filters["goal"], filters["motif"][:40])
     context = {
         "filters": stream_filters,
@@ -191,7 +193,11 @@ def _context(
             if finished
             else ""
         ),
-        "rating": trainer.player_rating(request, variant),
+        # the rating line is outside the partial: read it for a whole page, or when it changed
+        "meta_oob": partial and rating_changed,
+        "rating": (
+            trainer.player_rating(request, variant) if not partial or rating_changed else None
+        ),
         "next_url": reverse("puzzles:trainer", args=[variant]) + "?" + urlencode(next_query),
         "action_urls": {a: reverse(f"puzzles:attempt_{a}", args=[attempt.pk]) for a in ACTIONS},
         "daily": None,

@@ -45,6 +45,10 @@ def test_czech_multi_jump_clicked_landing_by_landing(page):
     click(page, 3)
     check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
     check(page.locator('[data-testid="rating-change"]')).to_be_visible()
+    # the rating line outside the trainer was swapped out of band with the new rating
+    check(page.locator('[data-testid="trainer-meta"]')).to_have_count(1)
+    check(page.locator('[data-testid="trainer-meta"]')).to_contain_text("Your rating:")
+    check(page.locator('[data-testid="trainer-meta"]')).not_to_contain_text("Your rating: 1500")
     # the solution replay steps through its frames
     check(page.locator("[data-replay-count]")).to_contain_text("1 / 2")
     page.locator("[data-replay-next]").click()

@@ -460,3 +460,40 @@ def test_goal_and_feedback_in_czech(client, gain):
     assert "Bílý na tahu získá jeden kámen nejvýše za 2 tahy." in html
     html = move(client, attempt, text="22-17").content.decode()
     assert "Správně! Černý odpovídá 13x22. Jste na tahu." in html
+
+
+# -- the rating line --------------------------------------------------------------------------------
+
+
+def test_a_move_answer_reads_the_rating_only_when_it_changed(client, django_user_model, gain):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    django_user_model.objects.create_user("petr", "p@example.com", PASSWORD)
+    client.login(username="petr", password=PASSWORD)
+    attempt, html = open_puzzle(client, gain)
+    assert 'data-testid="trainer-meta"' in html and "Your rating: 1500" in html
+    with CaptureQueriesContext(connection) as queries:
+        response = move(client, attempt, text="22-17")
+    html = response.content.decode()
+    assert "Right!" in html and "trainer-meta" not in html
+    assert not any("puzzles_playerrating" in q["sql"] for q in queries.captured_queries)
+    # the solving move changes the rating: the line comes along, swapped out of band
+    html = move(client, attempt, text="25x18x11").content.decode()
+    new = PlayerRating.objects.get(user__username="petr", variant="czech").rating
+    meta = re.search(r'<p id="trainer-meta"[^>]*>[^<]*', html).group(0)
+    assert 'hx-swap-oob="true"' in meta and f"Your rating: {new:.0f}" in meta
+    assert html.index('id="trainer-meta"') > html.index('id="trainer"')
+    # a second attempt at the same puzzle is not rated: no rating line in its answers
+    retried = client.post(f"/puzzles/attempt/{attempt}/retry", **HX).content.decode()
+    again = int(re.search(r'data-attempt="(\d+)"', retried).group(1))
+    move(client, again, text="22-17")
+    html = move(client, again, text="25x18x11").content.decode()
+    assert "Solved!" in html and "trainer-meta" not in html
+
+
+def test_a_plain_form_post_gets_the_whole_page_with_the_rating(client, gain):
+    attempt, _html = open_puzzle(client, gain)
+    html = move(client, attempt, text="22-17", htmx=False).content.decode()
+    assert "Right!" in html and "Your rating: 1500" in html
+    assert 'hx-swap-oob="true"' not in html
