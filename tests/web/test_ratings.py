@@ -51,7 +51,9 @@ def test_time_away_widens_the_deviation_once_per_rating_period():
     assert ten.rating == 1620 and ten.volatility == 0.06
     # step 6 ten times: phi'^2 = phi^2 + 10 sigma^2 (Glicko-2 scale)
     assert ten.phi**2 == pytest.approx(Rating(0, 50).phi ** 2 + 10 * 0.06**2)
-    assert glicko2.idle(Rating(1500, 45), 52).deviation > glicko2.idle(Rating(1500, 45), 4).deviation
+    assert (
+        glicko2.idle(Rating(1500, 45), 52).deviation > glicko2.idle(Rating(1500, 45), 4).deviation
+    )
     assert glicko2.idle(Rating(1500, 300), 10_000).deviation == glicko2.MAX_DEVIATION
 
 
