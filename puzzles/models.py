@@ -569,6 +569,9 @@ class Attempt(models.Model):
     # trainer state
     line = models.JSONField(_("moves on the board"), default=list, blank=True)
     daily_date = models.DateField(_("daily puzzle of"), null=True, blank=True)
+    #: how many times the trainer wrote the attempt: each write is made only if nobody wrote it
+    #: since it was read (two tabs, a double submit), see ``puzzles.trainer.Conflict``
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-pk"]

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -42,7 +42,7 @@ GOAL_FILTERS = ("capture", "gain", "win")
 NEAREST = 5
 
 # results of a move
-CONTINUE, RIGHT, SOLVED, ILLEGAL, WRONG, BAD, FINISHED = (
+CONTINUE, RIGHT, SOLVED, ILLEGAL, WRONG, BAD, FINISHED, CONFLICT = (
     "continue",
     "right",
     "solved",
@@ -50,6 +50,7 @@ CONTINUE, RIGHT, SOLVED, ILLEGAL, WRONG, BAD, FINISHED = (
     "wrong",
     "bad",
     "finished",
+    "conflict",
 )
 
 
@@ -394,6 +395,23 @@ def best_move(proof: dict[str, Any], line: list[str]) -> dict[str, Any] | None:
 # -- judging a move --------------------------------------------------------------------------------
 
 
+class Conflict(Exception):
+    """The attempt was written since this request read it (another tab, a double submit): this
+    request's answer is not saved (the views show the attempt as it now stands)."""
+
+
+def _save(attempt: Attempt, fields: list[str]) -> None:
+    """Write ``fields`` of the attempt if its row is still the one read (same ``version``), and
+    count the write; otherwise write nothing and raise :class:`Conflict`."""
+    values = {name: getattr(attempt, name) for name in fields}
+    written = Attempt.objects.filter(pk=attempt.pk, version=attempt.version).update(
+        version=F("version") + 1, **values
+    )
+    if not written:
+        raise Conflict(attempt.pk)
+    attempt.version += 1
+
+
 @dataclass
 class Result:
     kind: str
@@ -408,6 +426,8 @@ class Result:
 
     @property
     def status(self) -> int:
+        if self.kind == CONFLICT:
+            return 409
         return 400 if self.kind in (BAD, FINISHED) else 200
 
 
@@ -478,7 +498,7 @@ def play(request, attempt: Attempt, *, route: str = "", text: str = "") -> Resul
             reply=reply_text,
             rating_change=change,
         )
-    attempt.save(update_fields=["moves", "line"])
+    _save(attempt, ["moves", "line"])
     return Result(
         RIGHT,
         _("Right! %(side)s answers %(reply)s. Your move.")
@@ -511,8 +531,8 @@ def hint(attempt: Attempt) -> int | None:
     node = best_move(proof_of(attempt.puzzle), list(attempt.line))
     if node is None:
         return None
-    Attempt.objects.filter(pk=attempt.pk).update(hints=attempt.hints + 1)
     attempt.hints += 1
+    _save(attempt, ["hints"])
     return int(node["start"])
 
 
@@ -520,20 +540,18 @@ def show_solution(request, attempt: Attempt) -> float | None:
     """Finish the attempt by showing the solution (a failure when not solved yet)."""
     if attempt.is_finished:
         return None
+    first_failure = not attempt.failed
     attempt.solution_shown = True
-    change = None
-    if not attempt.failed:
-        attempt.failed = True
-        change = _rate(request, attempt, 0.0)
-    _finish(attempt)
-    return change
+    attempt.failed = True
+    _finish(attempt, ["solution_shown", "failed"])
+    return _rate(request, attempt, 0.0) if first_failure else None
 
 
 def retry(request, attempt: Attempt) -> Attempt:
     """Back to the start: the same attempt while unfinished, else a new (unrated) replay."""
     if not attempt.is_finished:
         attempt.line = []
-        attempt.save(update_fields=["line"])
+        _save(attempt, ["line"])
         return attempt
     return start_or_resume(
         request,
@@ -549,29 +567,27 @@ def solution_line(puzzle: Puzzle) -> list[str]:
     return list(proof_of(puzzle).get("solution", []))
 
 
-def _finish(attempt: Attempt) -> None:
+def _finish(attempt: Attempt, fields: list[str]) -> None:
+    """Save the finished attempt (``fields``: what else changed); raises :class:`Conflict`."""
     now = timezone.now()
     attempt.finished_at = now
     attempt.seconds = round((now - attempt.started_at).total_seconds(), 3)
-    attempt.save()
+    _save(attempt, [*fields, "finished_at", "seconds"])
 
 
 def _fail(request, attempt: Attempt) -> float | None:
-    change = None
-    if not attempt.failed:
-        attempt.failed = True
-        change = _rate(request, attempt, 0.0)
-    attempt.save(update_fields=["moves", "failed", "rated"])
-    return change
+    first_failure = not attempt.failed
+    attempt.failed = True
+    _save(attempt, ["moves", "failed"])  # saved before rating: a conflict rates nothing
+    return _rate(request, attempt, 0.0) if first_failure else None
 
 
 def _solve(request, attempt: Attempt) -> float | None:
     attempt.solved = True
-    change = None
-    if not attempt.failed:
-        change = _rate(request, attempt, 0.5 if attempt.hints else 1.0)
-    _finish(attempt)
-    return change
+    _finish(attempt, ["moves", "line", "solved"])
+    if attempt.failed:
+        return None
+    return _rate(request, attempt, 0.5 if attempt.hints else 1.0)
 
 
 def score_of(attempt: Attempt) -> float | None:

@@ -9,6 +9,7 @@ partial (django-template-partials). Every action is a POST to the attempt (``mov
 from __future__ import annotations
 
 from datetime import date
+from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -271,8 +272,35 @@ def _back(attempt: Attempt) -> HttpResponse:
     return redirect(url)
 
 
+def _conflict(request: HttpRequest, pk: int) -> HttpResponse:
+    """The attempt changed while this request judged it (another tab, a double submit): nothing
+    of this request was saved; show the attempt as it now stands (409)."""
+    attempt = _owned_or_404(request, pk)
+    if not request.htmx:
+        return _back(attempt)
+    result = trainer.Result(
+        trainer.CONFLICT,
+        _("This puzzle changed in another window or tab. Here is where it stands now."),
+    )
+    return _render(request, _context(request, attempt, result=result), status=result.status)
+
+
+def _guarded(view):
+    """Answer a :class:`trainer.Conflict` raised by an action with the attempt as it stands."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            return view(request, pk)
+        except trainer.Conflict:
+            return _conflict(request, pk)
+
+    return wrapper
+
+
 @never_cache
 @require_POST
+@_guarded
 def attempt_move(request: HttpRequest, pk: int) -> HttpResponse:
     attempt = _owned_or_404(request, pk)
     result = trainer.play(
@@ -289,6 +317,7 @@ def attempt_move(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 @require_POST
+@_guarded
 def attempt_hint(request: HttpRequest, pk: int) -> HttpResponse:
     attempt = _owned_or_404(request, pk)
     square = trainer.hint(attempt)
@@ -297,6 +326,7 @@ def attempt_hint(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 @require_POST
+@_guarded
 def attempt_solution(request: HttpRequest, pk: int) -> HttpResponse:
     attempt = _owned_or_404(request, pk)
     change = trainer.show_solution(request, attempt)
@@ -306,6 +336,7 @@ def attempt_solution(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 @require_POST
+@_guarded
 def attempt_retry(request: HttpRequest, pk: int) -> HttpResponse:
     attempt = _owned_or_404(request, pk)
     fresh = trainer.retry(request, attempt)

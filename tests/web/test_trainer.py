@@ -497,3 +497,59 @@ def test_a_plain_form_post_gets_the_whole_page_with_the_rating(client, gain):
     html = move(client, attempt, text="22-17", htmx=False).content.decode()
     assert "Right!" in html and "Your rating: 1500" in html
     assert 'hx-swap-oob="true"' not in html
+
+
+# -- two answers at once ----------------------------------------------------------------------------
+
+
+def test_a_move_judged_on_a_stale_attempt_is_not_saved(rf, student, gain):
+    attempt = Attempt.objects.create(user=student, puzzle=gain)
+    tab_one = Attempt.objects.select_related("puzzle").get(pk=attempt.pk)
+    tab_two = Attempt.objects.select_related("puzzle").get(pk=attempt.pk)
+    request = rf.post("/")
+    request.user = student
+    request.session = {}
+    assert trainer.play(request, tab_one, text="22-17").kind == trainer.RIGHT
+    # the second tab still holds the start position: its move must not overwrite the first
+    with pytest.raises(trainer.Conflict):
+        trainer.play(request, tab_two, text="22-18")
+    row = Attempt.objects.get(pk=attempt.pk)
+    assert row.line == ["22-17", "13x22"] and len(row.moves) == 1
+    assert row.version == 1 and not row.failed
+    # nor a hint or a solution shown from the stale copy
+    with pytest.raises(trainer.Conflict):
+        trainer.hint(tab_two)
+    with pytest.raises(trainer.Conflict):
+        trainer.show_solution(request, tab_two)
+    row = Attempt.objects.get(pk=attempt.pk)
+    assert row.hints == 0 and not row.solution_shown and row.finished_at is None
+    assert not PlayerRating.objects.filter(user=student).exists()  # nothing was rated
+
+
+def test_a_move_that_loses_the_race_gets_409_and_the_attempt_as_it_stands(client, student, gain):
+    from django.db import connection
+
+    client.force_login(student)
+    attempt, _html = open_puzzle(client, gain)
+    other_tab = {"done": False}
+
+    def the_other_tab_writes_first(execute, sql, params, many, context):
+        # just before this request writes the attempt, another tab's move lands in the database
+        if sql.startswith('UPDATE "puzzles_attempt"') and not other_tab["done"]:
+            other_tab["done"] = True
+            Attempt.objects.filter(pk=attempt).update(
+                line=["22-17", "13x22"], moves=[{"text": "22-17", "ok": True, "ms": 1}], version=1
+            )
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(the_other_tab_writes_first):
+        response = move(client, attempt, text="22-18")
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert 'data-testid="conflict"' in html and "changed in another window" in html
+    assert "last move 13x22" in html  # the board as the other tab left it
+    row = Attempt.objects.get(pk=attempt)
+    assert row.line == ["22-17", "13x22"] and not row.failed and len(row.moves) == 1
+    # the game goes on from there
+    response = move(client, attempt, text="25x18x11")
+    assert response.status_code == 200 and "Solved!" in response.content.decode()
