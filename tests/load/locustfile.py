@@ -22,6 +22,7 @@ from collections import defaultdict
 from locust import HttpUser, between, events, task
 
 PLAN = json.loads(open(os.environ["LOAD_PLAN"]).read())  # noqa: SIM115
+PUZZLES = {p["id"]: p for p in PLAN["puzzles"]}
 RESULTS = os.environ.get("LOAD_RESULTS", "load-results.json")
 HX = {"HX-Request": "true"}
 _accounts = itertools.cycle(PLAN["students"])
@@ -139,8 +140,7 @@ class Student(Browsing):
             if not attempt:
                 return
             base = f"/puzzles/attempt/{attempt.group(1)}"
-        pk = int(match.group(1))
-        puzzle = next(p for p in PLAN["puzzles"] if p["id"] == pk)
+        puzzle = PUZZLES[int(match.group(1))]
         roll = random.random()
         if roll < 0.05:
             # unreadable input: 400 with the reason, the attempt goes on
@@ -156,8 +156,8 @@ class Student(Browsing):
             return
         for move in puzzle["moves"]:
             response = self.post(f"{base}/move", "move", {"move": move}, htmx=True)
-            if response.status_code != 200:
-                return
+            if response.status_code != 200 or 'data-state="playing"' not in (response.text or ""):
+                return  # solved (the defence may end a long puzzle early) or shown
 
     @task(4)
     def follow_the_lesson(self):

@@ -1,6 +1,7 @@
 """Seed the load test's database (run by run_load.py in the server's environment) and write the
-plan the simulated users follow: accounts, the puzzles with the moves that solve them, a class
-with its teacher, and the lesson steps of the Czech course with their answers.
+plan the simulated users follow: accounts, the puzzles with the moves that solve them (six test
+puzzles and, unless LOAD_CORPUS=0, the site's whole corpus), a class with its teacher, and the
+lesson steps of the Czech course with their answers.
 
     DJANGO_SETTINGS_MODULE=dama_learn.settings python tests/load/seed.py USERS plan.json
 """
@@ -46,12 +47,31 @@ def main(users: int, plan_path: str) -> None:
         puzzles.append(
             {"id": puzzle.pk, "variant": puzzle.variant, "moves": solution[::2], "name": name}
         )
+    class_puzzles = list(puzzles)
+    if os.environ.get("LOAD_CORPUS", "1") == "1":
+        # the site's own pool: the mined corpus of the three variants, proven here (about 20 s);
+        # the stream then serves what a class really meets, the simulated students play the
+        # proof's solution and the site answers with its most stubborn defence
+        from io import StringIO
+
+        from django.core.management import call_command
+
+        from puzzles.models import Puzzle
+
+        call_command("load_puzzles", str(ROOT / "fixtures" / "puzzles"), stdout=StringIO())
+        known = {p["id"] for p in puzzles}
+        for row in Puzzle.objects.filter(author__isnull=True).exclude(pk__in=known):
+            solution = list((row.proof or {}).get("solution", []))
+            if solution:
+                puzzles.append(
+                    {"id": row.pk, "variant": row.variant, "moves": solution[::2], "name": ""}
+                )
     classroom = Classroom.objects.create(name="Load club", variant="czech", created_by=teacher)
     classroom.teachers.add(teacher)
     for student in students:
         classroom.add_student(student)
     puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Load set", variant="czech")
-    for p in puzzles:
+    for p in class_puzzles:
         if p["variant"] == "czech":
             from puzzles.models import Puzzle
 
