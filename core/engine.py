@@ -31,7 +31,7 @@ def svg_lang() -> str:
 
 
 #: how many drawn boards each process keeps (an SVG is 10-20 kB)
-SVG_CACHE_SIZE = 2048
+SVG_CACHE_SIZE = 4096
 _svg_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _svg_lock = threading.Lock()
 
@@ -50,6 +50,11 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+#: options whose empty or false value is the default (no marks, no arrows, no last move, not
+#: flipped, natural size, the usual title): a drawing with them left out shares the entry
+_SVG_EMPTY_DEFAULTS = frozenset({"highlight", "arrows", "last_move", "flipped", "size", "title"})
+
+
 def board_svg(board: dama.Board, **options: Any) -> str:
     """``dama.svg.board_svg`` through a per-process cache: the drawing depends only on the
     position (FEN), the variant and the options, and the same few boards are drawn again and
@@ -57,7 +62,13 @@ def board_svg(board: dama.Board, **options: Any) -> str:
     key = (
         board.variant.name,
         board.fen(),
-        tuple(sorted((name, _frozen(v)) for name, v in options.items())),
+        tuple(
+            sorted(
+                (name, _frozen(v))
+                for name, v in options.items()
+                if not (name in _SVG_EMPTY_DEFAULTS and not v)
+            )
+        ),
     )
     with _svg_lock:
         svg = _svg_cache.get(key)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
 
@@ -161,6 +162,7 @@ class _Layout:
         return x + SQUARE / 2, y + SQUARE / 2
 
 
+@cache
 def _piece(color: Color, king: bool) -> str:
     c = SQUARE / 2
     r = SQUARE * 0.38

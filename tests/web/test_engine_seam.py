@@ -48,3 +48,22 @@ def test_the_site_knows_exactly_the_engines_variants():
 def test_each_app_has_its_adapter():
     root = Path(settings.BASE_DIR)
     assert all((root / adapter).exists() for adapter in ADAPTERS)
+
+
+def test_board_drawings_are_cached_by_position_and_options():
+    import dama
+    from core import engine as core_engine
+
+    board = dama.Board("czech")
+    plain = core_engine.board_svg(board, labels="auto", lang="en")
+    # the defaults spelled out share the entry; any real option gets its own drawing
+    assert core_engine.board_svg(board, labels="auto", lang="en", highlight={}, arrows=[]) is plain
+    assert core_engine.board_svg(board, labels=None, lang="en") != plain
+    assert core_engine.board_svg(board, labels="auto", lang="en", flipped=True) != plain
+    assert core_engine.board_svg(board, labels="auto", lang="cs") != plain
+    marked = core_engine.board_svg(board, labels="auto", lang="en", highlight={22: "hint"})
+    assert 'class="square dark hint"' in marked and marked != plain
+    # the same as drawing it afresh
+    assert plain == dama.svg.board_svg(board, labels="auto", lang="en")
+    board.push(board.parse_move("22-18"))
+    assert core_engine.board_svg(board, labels="auto", lang="en") != plain
