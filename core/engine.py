@@ -30,6 +30,19 @@ def svg_lang() -> str:
     return "cs" if (get_language() or "").startswith("cs") else "en"
 
 
+def cite(article: str) -> str:
+    """A rulebook citation in the page's language ("CUD 2006 art. 4.1" -> "CUD 2006 čl. 4.1")."""
+    if svg_lang() == "cs":
+        return (
+            article.replace(" art. ", " čl. ")
+            .replace("SDS international", "SDS mezinárodní dáma")
+            .replace("SDS Brazilian", "SDS brazilská dáma")
+            .replace("FMJD rules: ", "pravidla FMJD: pravidlo ")
+            .replace("-move rule", " tahů")
+        )
+    return article
+
+
 #: how many drawn boards each process keeps (an SVG is 10-20 kB)
 SVG_CACHE_SIZE = 4096
 _svg_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()

@@ -20,6 +20,8 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from core.engine import cite  # the one translation of rulebook citations, shared by the apps
+
 COURSE_FILES = ("czech", "international", "brazilian", "comparison")
 VARIANT_COURSES = ("czech", "international", "brazilian")
 COMPARISON = "comparison"
@@ -59,15 +61,7 @@ class Text:
 
 def article_text(article: str) -> str:
     """An article citation in the active language ("CUD 2006 art. 4.1" -> "CUD 2006 čl. 4.1")."""
-    if active_lang() == "cs":
-        return (
-            article.replace(" art. ", " čl. ")
-            .replace("SDS international", "SDS mezinárodní dáma")
-            .replace("SDS Brazilian", "SDS brazilská dáma")
-            .replace("FMJD rules: ", "pravidla FMJD: pravidlo ")
-            .replace("-move rule", " tahů")
-        )
-    return article
+    return cite(article)
 
 
 @dataclass(frozen=True)

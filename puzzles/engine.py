@@ -452,15 +452,7 @@ def _played_cached(variant: str, fen: str, line: tuple[str, ...]) -> dama.Board:
 
 def article_label(article: str) -> str:
     """A rulebook citation in the page's language."""
-    if svg_lang() == "cs":
-        return (
-            article.replace(" art. ", " čl. ")
-            .replace("SDS international", "SDS mezinárodní dáma")
-            .replace("SDS Brazilian", "SDS brazilská dáma")
-            .replace("FMJD rules: ", "pravidla FMJD: pravidlo ")
-            .replace("-move rule", " tahů")
-        )
-    return article
+    return core_engine.cite(article)
 
 
 def trainer_board(
