@@ -23,13 +23,14 @@ from functools import lru_cache
 from typing import Any
 
 from django.apps import apps
-from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db import connection, transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import progress
+from core.rows import Columns
 
 from . import engine, glicko2
 from .models import Attempt, PlayerRating, Puzzle, PuzzleRating, RatingHistory
@@ -74,19 +75,58 @@ def owned(request) -> QuerySet[Attempt]:
     return Attempt.objects.filter(user__isnull=True, pk__in=visitor_attempt_ids(request))
 
 
+#: the attempt row and its puzzle (less the proof tree, large JSON), read by one query
+_ATTEMPT_COLUMNS = Columns(Attempt, "a")
+_PUZZLE_COLUMNS = Columns(Puzzle, "p", defer=("proof",))
+_MAX_ID = 2**63 - 1
+
+
+@lru_cache(maxsize=8)
+def _owned_sql(vendor: str, account: bool) -> str:
+    """The query of :func:`get_owned` (params: the attempt id, then the account's id): the
+    attempt, its puzzle, and whether the same player made an earlier attempt at that puzzle."""
+    q = connection.ops.quote_name
+    attempts, puzzles = q(Attempt._meta.db_table), q(Puzzle._meta.db_table)
+    if account:
+        who = "a.user_id = %s"
+        same_player = "e.user_id = a.user_id"
+    else:
+        who = "a.user_id IS NULL"
+        same_player = "e.user_id IS NULL AND e.session_key = a.session_key"
+    return (
+        f"SELECT {_ATTEMPT_COLUMNS.sql()}, {_PUZZLE_COLUMNS.sql()}, "
+        f"EXISTS (SELECT 1 FROM {attempts} e WHERE e.puzzle_id = a.puzzle_id AND e.id < a.id"
+        f" AND {same_player}) "
+        f"FROM {attempts} a INNER JOIN {puzzles} p ON p.id = a.puzzle_id "
+        f"WHERE a.id = %s AND {who}"
+    )
+
+
 def get_owned(request, pk: int) -> Attempt | None:
-    """The attempt ``pk`` if the visitor owns it. Its puzzle comes without the proof tree (large
-    JSON): read that through :func:`proof_of`, which keeps parsed trees in memory."""
-    try:
-        return (
-            owned(request)
-            .select_related("puzzle")
-            .defer("puzzle__proof")
-            .annotate(has_earlier=_earlier_attempts(request))
-            .get(pk=pk)
-        )
-    except Attempt.DoesNotExist:
+    """The attempt ``pk`` if the visitor owns it, with ``has_earlier`` (for
+    :func:`is_first_attempt`). Its puzzle comes without the proof tree (large JSON): read that
+    through :func:`proof_of`, which keeps parsed trees in memory.
+
+    One hand-written query (:mod:`core.rows`): this runs on every move, and the same query built
+    by the ORM cost several times its CPU."""
+    if not 0 < pk <= _MAX_ID:
         return None
+    account = request.user.is_authenticated
+    params: list[Any] = [pk]
+    if account:
+        params.append(request.user.pk)
+    elif pk not in visitor_attempt_ids(request):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_owned_sql(connection.vendor, account), params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(_ATTEMPT_COLUMNS)
+    attempt = _ATTEMPT_COLUMNS.load(row[:split])
+    attempt.puzzle = _PUZZLE_COLUMNS.load(row[split:-1])
+    attempt.has_earlier = bool(row[-1])
+    return attempt
 
 
 def proof_of(puzzle: Puzzle) -> dict[str, Any]:
@@ -162,6 +202,9 @@ def puzzle_rating(puzzle: Puzzle) -> glicko2.Rating:
 
 
 def player_rating(request, variant: str) -> glicko2.Rating:
+    seen = _ratings_seen(request).get(variant)
+    if seen is not None:  # this request rated the player
+        return seen
     if request.user.is_authenticated:
         # one row per (user, variant): no ORDER BY needed
         rows = PlayerRating.objects.filter(user=request.user, variant=variant)[:1]
@@ -310,16 +353,6 @@ def start_or_resume(
             current = dict(list(current.items())[-200:])
         request.session[CURRENT_KEY] = current
     return attempt
-
-
-def _earlier_attempts(request) -> Exists:
-    """Whether the player made an earlier attempt at the same puzzle (as :func:`is_first_attempt`
-    asks), as a subquery of the attempt row: the move that finishes an attempt needs it, since
-    only a first attempt is rated."""
-    earlier = Attempt.objects.filter(puzzle_id=OuterRef("puzzle_id"), pk__lt=OuterRef("pk"))
-    if request.user.is_authenticated:
-        return Exists(earlier.filter(user_id=OuterRef("user_id")))
-    return Exists(earlier.filter(user__isnull=True, session_key=OuterRef("session_key")))
 
 
 def is_first_attempt(attempt: Attempt) -> bool:
@@ -543,8 +576,13 @@ def show_solution(request, attempt: Attempt) -> float | None:
     first_failure = not attempt.failed
     attempt.solution_shown = True
     attempt.failed = True
-    _finish(attempt, ["solution_shown", "failed"])
-    return _rate(request, attempt, 0.0) if first_failure else None
+    _stamp_finish(attempt)
+    return _save_and_rate(
+        request,
+        attempt,
+        ["solution_shown", "failed", *FINISH_FIELDS],
+        0.0 if first_failure else None,
+    )
 
 
 def retry(request, attempt: Attempt) -> Attempt:
@@ -567,27 +605,27 @@ def solution_line(puzzle: Puzzle) -> list[str]:
     return list(proof_of(puzzle).get("solution", []))
 
 
-def _finish(attempt: Attempt, fields: list[str]) -> None:
-    """Save the finished attempt (``fields``: what else changed); raises :class:`Conflict`."""
+#: what finishing an attempt writes besides the result (:func:`_stamp_finish`)
+FINISH_FIELDS = ["finished_at", "seconds"]
+
+
+def _stamp_finish(attempt: Attempt) -> None:
     now = timezone.now()
     attempt.finished_at = now
     attempt.seconds = round((now - attempt.started_at).total_seconds(), 3)
-    _save(attempt, [*fields, "finished_at", "seconds"])
 
 
 def _fail(request, attempt: Attempt) -> float | None:
     first_failure = not attempt.failed
     attempt.failed = True
-    _save(attempt, ["moves", "failed"])  # saved before rating: a conflict rates nothing
-    return _rate(request, attempt, 0.0) if first_failure else None
+    return _save_and_rate(request, attempt, ["moves", "failed"], 0.0 if first_failure else None)
 
 
 def _solve(request, attempt: Attempt) -> float | None:
     attempt.solved = True
-    _finish(attempt, ["moves", "line", "solved"])
-    if attempt.failed:
-        return None
-    return _rate(request, attempt, 0.5 if attempt.hints else 1.0)
+    _stamp_finish(attempt)
+    score = None if attempt.failed else (0.5 if attempt.hints else 1.0)
+    return _save_and_rate(request, attempt, ["moves", "line", "solved", *FINISH_FIELDS], score)
 
 
 def score_of(attempt: Attempt) -> float | None:
@@ -602,13 +640,45 @@ def score_of(attempt: Attempt) -> float | None:
 # -- ratings ---------------------------------------------------------------------------------------
 
 
-def _rate(request, attempt: Attempt, score: float) -> float | None:
-    """Rate the attempt if it is the player's first at the puzzle; the player's rating change."""
-    if not is_first_attempt(attempt):
+def _save_and_rate(
+    request, attempt: Attempt, fields: list[str], score: float | None
+) -> float | None:
+    """Write ``fields`` of the attempt (:func:`_save`: raises :class:`Conflict`, writing nothing,
+    when the attempt changed meanwhile) and, given a ``score`` and the player's first attempt at
+    the puzzle, rate it: the player's rating change.
+
+    An account's rating is written in the same transaction as the attempt, whose version check
+    also guards the rating: a request that loses the race rates nothing, and an attempt is rated
+    once. A visitor's rating is kept in the session."""
+    if score is None or not is_first_attempt(attempt):
+        _save(attempt, fields)
         return None
-    if request.user.is_authenticated and attempt.user_id == request.user.pk:
-        return rate_account(attempt, score)
-    # a visitor: a rating in the session (the attempt is rated again in the account at sign-up)
+    if not request.user.is_authenticated or attempt.user_id != request.user.pk:
+        _save(attempt, fields)
+        return _rate_visitor(request, attempt, score)
+    if attempt.rated:  # rated already (an attempt handed over at login)
+        _save(attempt, fields)
+        return None
+    with transaction.atomic():
+        attempt.rated = True
+        _save(attempt, [*fields, "rated"])
+        before, after = _apply_rating(attempt, score)
+    _ratings_seen(request)[attempt.puzzle.variant] = after
+    return after.rating - before.rating
+
+
+def _ratings_seen(request) -> dict[str, glicko2.Rating]:
+    """The player's ratings this request wrote, by variant (read back by :func:`player_rating`
+    instead of the database)."""
+    seen = getattr(request, "_puzzle_ratings", None)
+    if seen is None:
+        seen = request._puzzle_ratings = {}
+    return seen
+
+
+def _rate_visitor(request, attempt: Attempt, score: float) -> float:
+    """A visitor's rating lives in the session (the attempt is rated again in the account at
+    sign-up)."""
     variant = attempt.puzzle.variant
     before = player_rating(request, variant)
     after, _puzzle = glicko2.rate_pair(before, puzzle_rating(attempt.puzzle), score)
@@ -621,47 +691,51 @@ def _rate(request, attempt: Attempt, score: float) -> float | None:
 
 
 def rate_account(attempt: Attempt, score: float) -> float | None:
-    """Apply one rated attempt to the account's and the puzzle's Glicko-2 ratings (once)."""
+    """Apply one rated attempt of an account to its and the puzzle's Glicko-2 ratings, once (an
+    attempt already rated is left alone): the player's rating change."""
     with transaction.atomic():
         if not Attempt.objects.filter(pk=attempt.pk, rated=False).update(rated=True):
             return None
         attempt.rated = True
-        variant = attempt.puzzle.variant
-        player, _created = PlayerRating.objects.select_for_update().get_or_create(
-            user_id=attempt.user_id, variant=variant
-        )
-        prow, _created = PuzzleRating.objects.select_for_update().get_or_create(
-            puzzle=attempt.puzzle,
-            defaults={"rating": float(attempt.puzzle.difficulty), "deviation": 250.0},
-        )
-        # the deviation widened for the weeks since the player's last rated puzzle
-        before = player.as_rating()
-        new_player, new_puzzle = glicko2.rate_pair(
-            before, glicko2.Rating(prow.rating, prow.deviation, prow.volatility), score
-        )
-        player.rating, player.deviation, player.volatility = (
-            new_player.rating,
-            new_player.deviation,
-            new_player.volatility,
-        )
-        player.games += 1
-        player.save()
-        prow.rating, prow.deviation, prow.volatility = (
-            new_puzzle.rating,
-            new_puzzle.deviation,
-            new_puzzle.volatility,
-        )
-        prow.games += 1
-        prow.save()
-        RatingHistory.objects.create(
-            user_id=attempt.user_id,
-            variant=variant,
-            rating=new_player.rating,
-            deviation=new_player.deviation,
-            attempt=attempt,
-            at=attempt.finished_at or timezone.now(),
-        )
-        return new_player.rating - before.rating
+        before, after = _apply_rating(attempt, score)
+        return after.rating - before.rating
+
+
+def _apply_rating(attempt: Attempt, score: float) -> tuple[glicko2.Rating, glicko2.Rating]:
+    """The Glicko-2 update of the player and the puzzle, with a point of rating history (call
+    inside a transaction): the player's rating before and after."""
+    variant = attempt.puzzle.variant
+    player, _created = PlayerRating.objects.select_for_update().get_or_create(
+        user_id=attempt.user_id, variant=variant
+    )
+    prow, _created = PuzzleRating.objects.select_for_update().get_or_create(
+        puzzle=attempt.puzzle,
+        defaults={"rating": float(attempt.puzzle.difficulty), "deviation": 250.0},
+    )
+    # the deviation widened for the weeks since the player's last rated puzzle
+    before = player.as_rating()
+    new_player, new_puzzle = glicko2.rate_pair(
+        before, glicko2.Rating(prow.rating, prow.deviation, prow.volatility), score
+    )
+    player.rating = new_player.rating
+    player.deviation = new_player.deviation
+    player.volatility = new_player.volatility
+    player.games += 1
+    player.save(update_fields=["rating", "deviation", "volatility", "games", "updated"])
+    prow.rating = new_puzzle.rating
+    prow.deviation = new_puzzle.deviation
+    prow.volatility = new_puzzle.volatility
+    prow.games += 1
+    prow.save(update_fields=["rating", "deviation", "volatility", "games"])
+    RatingHistory.objects.create(
+        user_id=attempt.user_id,
+        variant=variant,
+        rating=new_player.rating,
+        deviation=new_player.deviation,
+        attempt=attempt,
+        at=attempt.finished_at or timezone.now(),
+    )
+    return before, new_player
 
 
 @progress.handover(PROGRESS_KEY)

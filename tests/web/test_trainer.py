@@ -534,8 +534,9 @@ def test_a_move_that_loses_the_race_gets_409_and_the_attempt_as_it_stands(client
     other_tab = {"done": False}
 
     def the_other_tab_writes_first(execute, sql, params, many, context):
-        # just before this request writes the attempt, another tab's move lands in the database
-        if sql.startswith('UPDATE "puzzles_attempt"') and not other_tab["done"]:
+        # after this request read the attempt and before it writes anything (the attempt, or the
+        # savepoint of the transaction that writes it with the rating), another tab's move lands
+        if not sql.lstrip().upper().startswith("SELECT") and not other_tab["done"]:
             other_tab["done"] = True
             Attempt.objects.filter(pk=attempt).update(
                 line=["22-17", "13x22"], moves=[{"text": "22-17", "ok": True, "ms": 1}], version=1
@@ -550,6 +551,9 @@ def test_a_move_that_loses_the_race_gets_409_and_the_attempt_as_it_stands(client
     assert "last move 13x22" in html  # the board as the other tab left it
     row = Attempt.objects.get(pk=attempt)
     assert row.line == ["22-17", "13x22"] and not row.failed and len(row.moves) == 1
+    # the losing request rated nothing: its rating was written in the attempt's transaction
+    assert not row.rated and not RatingHistory.objects.filter(user=student).exists()
+    assert not PlayerRating.objects.filter(user=student).exists()
     # the game goes on from there
     response = move(client, attempt, text="25x18x11")
     assert response.status_code == 200 and "Solved!" in response.content.decode()
