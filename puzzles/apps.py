@@ -8,4 +8,11 @@ class PuzzlesConfig(AppConfig):
 
     def ready(self) -> None:
         # the trainer registers its session -> account hand-over (core.progress)
-        from . import trainer  # noqa: F401
+        from django.db.models.signals import post_delete, post_save
+
+        from . import trainer
+        from .models import Puzzle
+
+        # the stream's rows of the pool, kept a few seconds per process (trainer.pool_rows)
+        post_save.connect(trainer.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.save")
+        post_delete.connect(trainer.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.del")

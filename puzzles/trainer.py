@@ -17,6 +17,7 @@ login or sign-up (``core.progress`` key ``"puzzles"``), and the rated ones are r
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import lru_cache
@@ -227,12 +228,11 @@ def next_puzzle(
     motif: str = "",
     exclude: int | None = None,
     rng: random.Random | None = None,
+    _retry: bool = False,
 ) -> Puzzle | None:
     """The next puzzle of the stream: near the player's rating, never one the player solved
     (nor, while others remain, one already tried) until the pool runs out."""
-    rows = list(
-        public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
-    )
+    rows = pool_rows(variant)
     if goal in GOAL_FILTERS:
         rows = [r for r in rows if goal_kind(r[1]) == goal]
     if motif:
@@ -258,13 +258,48 @@ def next_puzzle(
     pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
     choice = (rng or random).choice(pool[:NEAREST])
     # the stream only needs the address: the proof tree (large JSON) stays in the database
-    return Puzzle.objects.defer("proof").get(pk=choice[0])
+    puzzle = public_pool(variant).defer("proof").filter(pk=choice[0]).first()
+    if puzzle is None and not _retry:  # left the pool since the rows were read: read them again
+        forget_pool()
+        return next_puzzle(
+            request, variant, goal=goal, motif=motif, exclude=exclude, rng=rng, _retry=True
+        )
+    return puzzle
+
+
+#: how long a process keeps the rows of the pool (:func:`pool_rows`), in seconds
+POOL_SECONDS = 30.0
+_pool: dict[str, tuple[float, list[tuple[Any, ...]]]] = {}
+
+
+def pool_rows(variant: str) -> list[tuple[Any, ...]]:
+    """``(pk, goal, motifs, difficulty, rating)`` of each puzzle of the public pool.
+
+    Every stream request and puzzle page reads these (about 3 ms of CPU for the 344 puzzles of a
+    variant), so each process keeps them for :data:`POOL_SECONDS`; saving or deleting a puzzle
+    in this process forgets them at once (``apps.py``). Elsewhere a change is seen within that
+    time, and :func:`next_puzzle` checks that the puzzle it chose is still in the pool. The
+    ratings may be as old: they only rank the puzzles near the player's rating."""
+    now = time.monotonic()
+    kept = _pool.get(variant)
+    if kept is not None and now - kept[0] < POOL_SECONDS:
+        return kept[1]
+    rows = list(
+        public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+    )
+    _pool[variant] = (now, rows)
+    return rows
+
+
+def forget_pool(**_signal: Any) -> None:
+    """Read the pool again at the next request (a puzzle was saved or deleted)."""
+    _pool.clear()
 
 
 def motif_choices(variant: str) -> list[str]:
     names: set[str] = set()
-    for motifs in public_pool(variant).values_list("motifs", flat=True):
-        names.update(m.split(":")[0] for m in motifs)
+    for row in pool_rows(variant):
+        names.update(m.split(":")[0] for m in row[2])
     return sorted(names)
 
 

@@ -320,6 +320,51 @@ def test_stream_chooses_puzzles_near_the_players_rating(rf, student):
         trainer.NEAREST = old
 
 
+def _pool_reads(queries) -> int:
+    # the rows of the pool: ids, goals, motifs, difficulties and the puzzles' ratings
+    return sum('AS "pk"' in q["sql"] and "puzzles_puzzlerating" in q["sql"] for q in queries)
+
+
+def test_the_stream_keeps_the_pool_a_while_and_reads_it_again_after_a_save(client, gain):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    trainer.forget_pool()
+    with CaptureQueriesContext(connection) as first:
+        client.get("/puzzles/czech/")
+    with CaptureQueriesContext(connection) as second:
+        client.get("/puzzles/czech/")
+        client.get(f"/puzzles/czech/{gain.pk}/")  # the page's motif filter reads the same rows
+    assert _pool_reads(first.captured_queries) == 1
+    assert _pool_reads(second.captured_queries) == 0
+    capture = make_puzzle("czech_capture")  # saved in this process: the rows are read again
+    with CaptureQueriesContext(connection) as third:
+        response = client.get("/puzzles/czech/?goal=capture")
+    assert _pool_reads(third.captured_queries) == 1
+    assert response["Location"] == f"/puzzles/czech/{capture.pk}/?goal=capture"
+
+
+def test_the_kept_pool_expires(client, gain, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(trainer, "POOL_SECONDS", 0.0)
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/puzzles/czech/")
+        client.get("/puzzles/czech/")
+    assert _pool_reads(queries.captured_queries) == 2
+
+
+def test_a_puzzle_that_left_the_pool_elsewhere_is_not_served_from_the_kept_rows(client, gain):
+    capture = make_puzzle("czech_capture")
+    client.get("/puzzles/czech/")  # the rows of both are kept
+    # another process (a worker's re-proof, staff) takes it out of the pool: no signal here
+    Puzzle.objects.filter(pk=gain.pk).update(proof=None)
+    for _ in range(12):
+        response = client.get("/puzzles/czech/")
+        assert response["Location"] == f"/puzzles/czech/{capture.pk}/"
+
+
 def test_stream_filters_by_goal_and_motif(client, gain, capture):
     response = client.get("/puzzles/czech/?goal=capture")
     assert response["Location"] == f"/puzzles/czech/{capture.pk}/?goal=capture"

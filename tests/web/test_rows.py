@@ -1,0 +1,74 @@
+"""core.rows: model instances read by hand-written SQL are the ORM's, field for field."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from core.rows import Columns
+from puzzles import trainer
+from puzzles.models import Attempt, Puzzle
+from tests.puzzle_fixtures import make_puzzle
+
+pytestmark = pytest.mark.django_db
+
+
+def read(columns: Columns, table: str, pk: int):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns.sql()} FROM {connection.ops.quote_name(table)} {columns.alias}"
+            f" WHERE {columns.alias}.id = %s",
+            [pk],
+        )
+        return columns.load(cursor.fetchone())
+
+
+def test_an_attempt_read_by_hand_equals_the_orms(student):
+    puzzle = make_puzzle("czech_gain")
+    attempt = Attempt.objects.create(
+        user=student,
+        puzzle=puzzle,
+        moves=[{"text": "22-18", "ok": False, "ms": 1200}],
+        line=["22-17", "13x22"],
+        failed=True,
+        seconds=1.25,
+        finished_at=timezone.now(),
+        daily_date=datetime.date(2026, 11, 21),
+    )
+    mine = read(Columns(Attempt, "a"), Attempt._meta.db_table, attempt.pk)
+    orm = Attempt.objects.get(pk=attempt.pk)
+    for field in Attempt._meta.concrete_fields:
+        assert getattr(mine, field.attname) == getattr(orm, field.attname), field.name
+    assert isinstance(mine.moves, list) and mine.moves[0]["ok"] is False
+    assert mine.failed is True and mine.solved is False  # booleans, not 0/1 (SQLite)
+    assert timezone.is_aware(mine.started_at) and mine.daily_date == datetime.date(2026, 11, 21)
+    assert mine._state.adding is False and mine._state.db == "default"
+
+
+def test_a_deferred_column_is_loaded_on_first_use():
+    puzzle = make_puzzle("czech_gain")
+    mine = read(Columns(Puzzle, "p", defer=("proof",)), Puzzle._meta.db_table, puzzle.pk)
+    assert mine.get_deferred_fields() == {"proof"}
+    assert mine.motifs == puzzle.motifs and mine.fen == puzzle.fen
+    assert mine.proof == Puzzle.objects.get(pk=puzzle.pk).proof  # one more query, as the ORM's
+
+
+def test_get_owned_gives_the_players_attempt_with_its_puzzle_and_nothing_else(
+    rf, student, outsider
+):
+    puzzle = make_puzzle("czech_gain")
+    first = Attempt.objects.create(user=student, puzzle=puzzle)
+    second = Attempt.objects.create(user=student, puzzle=puzzle)
+    request = rf.get("/")
+    request.session = {}
+    request.user = student
+    got = trainer.get_owned(request, second.pk)
+    assert got.pk == second.pk and got.puzzle.pk == puzzle.pk and got.has_earlier is True
+    assert "proof" in got.puzzle.get_deferred_fields()
+    assert trainer.get_owned(request, first.pk).has_earlier is False
+    assert trainer.get_owned(request, 2**63) is None  # beyond any id: no query, no error
+    request.user = outsider
+    assert trainer.get_owned(request, first.pk) is None
