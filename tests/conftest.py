@@ -98,3 +98,19 @@ def outsider(db, django_user_model):
 @pytest.fixture
 def staff(db, django_user_model):
     return django_user_model.objects.create_superuser("boss", "boss@example.com", PASSWORD)
+
+
+def drop_pools() -> None:
+    """Forget the Celery app's and kombu's cached connection and producer pools, closing their
+    connections: the next message goes over a fresh connection to the broker now configured.
+    (kombu keeps producer pools in a global registry too; one left over from an earlier broker
+    once published on a channel whose connection was already closed.)"""
+    from kombu import pools
+
+    from dama_learn.celery import app
+
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    app.amqp._producer_pool = None
+    pools.reset()

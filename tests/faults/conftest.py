@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.conftest import service_unavailable
+from tests.conftest import drop_pools, service_unavailable
 from tests.services.conftest import FAST_REDELIVERY, Worker, use_broker
 from tests.web.test_worker import database_url_for_worker
 
@@ -82,8 +82,7 @@ def on_own_redis(own_redis, settings):
     use_broker(own_redis.url)
     yield own_redis
     app.conf.broker_url, app.conf.broker_transport_options = previous
-    app._pool = None
-    app.amqp._producer_pool = None
+    drop_pools()
 
 
 @pytest.fixture

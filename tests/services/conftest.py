@@ -22,7 +22,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 from django.conf import settings
 
-from tests.conftest import redis_problem, redis_url, service_unavailable
+from tests.conftest import drop_pools, redis_problem, redis_url, service_unavailable
 from tests.web.test_worker import database_url_for_worker, worker_ready
 
 #: the Redis database of these tests (DAMA_TEST_VERIFY_REDIS_URL overrides)
@@ -64,8 +64,7 @@ def use_broker(url: str) -> None:
         if url.startswith("redis")
         else {}
     )
-    app._pool = None
-    app.amqp._producer_pool = None
+    drop_pools()
 
 
 def forget_keys(client) -> None:
@@ -93,8 +92,7 @@ def redis_broker(settings):
     use_broker(url)
     yield url
     app.conf.broker_url, app.conf.broker_transport_options = previous
-    app._pool = None
-    app.amqp._producer_pool = None
+    drop_pools()
     forget_keys(client)
     client.close()
 
@@ -109,8 +107,7 @@ def sqlite_broker(settings, tmp_path):
     use_broker(url)
     yield url
     app.conf.broker_url, app.conf.broker_transport_options = previous
-    app._pool = None
-    app.amqp._producer_pool = None
+    drop_pools()
 
 
 class Worker:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from core.models import Job, WorkerHeartbeat
-from tests.conftest import redis_problem, redis_url, service_unavailable
+from tests.conftest import drop_pools, redis_problem, redis_url, service_unavailable
 
 pytestmark = pytest.mark.services
 
@@ -56,8 +56,7 @@ def broker(request, settings, tmp_path):
         # Celery caches its connection and producer pools per broker URL; drop the cached ones.
         app.conf.broker_url = broker_url
         app.conf.broker_transport_options = options
-        app._pool = None
-        app.amqp._producer_pool = None
+        drop_pools()
 
     previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
     settings.CELERY_BROKER_URL = url
