@@ -94,7 +94,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if language[:2] in dict(settings.LANGUAGES):
             profile.language = language[:2]
             profile.save(update_fields=["language"])
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="accounts.backends.ModelBackend")
         messages.success(
             request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
         )

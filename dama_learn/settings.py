@@ -147,6 +147,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
+# Django's database sessions and model backend, each reading its row by one hand-written query
+# (core.sessions, accounts.backends: README "Hardening")
+SESSION_ENGINE = "core.sessions"
+AUTHENTICATION_BACKENDS = ["accounts.backends.ModelBackend"]
+
 ROOT_URLCONF = "dama_learn.urls"
 WSGI_APPLICATION = "dama_learn.wsgi.application"
 

@@ -72,3 +72,49 @@ def test_get_owned_gives_the_players_attempt_with_its_puzzle_and_nothing_else(
     assert trainer.get_owned(request, 2**63) is None  # beyond any id: no query, no error
     request.user = outsider
     assert trainer.get_owned(request, first.pk) is None
+
+
+# -- the session store and the authentication backend (one query each per request) ----------------
+
+
+def test_a_logged_in_request_reads_its_session_and_user_with_one_query_each(client, student):
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(student)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/puzzles/czech/dashboard/")
+    assert response.status_code == 200 and student.username in response.content.decode()
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert sum("django_session" in s for s in sql) == 1
+    assert sum(s.startswith("SELECT") and '"auth_user"' in s for s in sql) == 1
+
+
+def test_an_expired_session_is_a_visitor_again(client, student):
+    from django.contrib.sessions.models import Session
+
+    client.force_login(student)
+    assert client.get("/accounts/profile/").status_code == 200
+    Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    response = client.get("/accounts/profile/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_deleted_or_deactivated_account_is_logged_out(client, student, django_user_model):
+    client.force_login(student)
+    django_user_model.objects.filter(pk=student.pk).update(is_active=False)
+    assert client.get("/accounts/profile/").status_code == 302
+    other = django_user_model.objects.create_user("leaver", password="x-long-password-1")
+    client.force_login(other)
+    assert client.get("/accounts/profile/").status_code == 200
+    other.delete()
+    assert client.get("/accounts/profile/").status_code == 302
+
+
+def test_the_backend_reads_the_user_the_orm_reads(student, django_user_model):
+    from accounts.backends import ModelBackend
+
+    mine = ModelBackend().get_user(student.pk)
+    orm = django_user_model.objects.get(pk=student.pk)
+    for field in django_user_model._meta.concrete_fields:
+        assert getattr(mine, field.attname) == getattr(orm, field.attname), field.name
+    assert ModelBackend().get_user(2**40) is None and ModelBackend().get_user("x") is None
