@@ -62,3 +62,39 @@ class Columns:
                 value = converter(value, col, connection)
             converted.append(value)
         return self.model.from_db(using, self.attnames, converted)
+
+
+def update_row(
+    model: type[Model],
+    where: dict[str, Any],
+    values: dict[str, Any],
+    *,
+    increment: str = "",
+    using: str = "default",
+) -> int:
+    """``UPDATE`` the rows of ``model`` whose fields equal ``where``: set ``values`` (prepared as
+    the ORM prepares a save) and add one to the field ``increment``. The number of rows written."""
+    connection = connections[using]
+    q = connection.ops.quote_name
+    sets, params = [], []
+    for name, value in values.items():
+        f = model._meta.get_field(name)
+        if hasattr(f, "get_placeholder"):  # a field the ORM writes with SQL of its own
+            raise NotImplementedError(f"{model.__name__}.{name} needs the ORM to be written")
+        sets.append(f"{q(f.column)} = %s")
+        params.append(f.get_db_prep_save(value, connection))
+    if increment:
+        column = q(model._meta.get_field(increment).column)
+        sets.append(f"{column} = {column} + 1")
+    conditions = []
+    for name, value in where.items():
+        f = model._meta.get_field(name)
+        conditions.append(f"{q(f.column)} = %s")
+        params.append(f.get_db_prep_value(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {q(model._meta.db_table)} SET {', '.join(sets)}"
+            f" WHERE {' AND '.join(conditions)}",
+            params,
+        )
+        return cursor.rowcount

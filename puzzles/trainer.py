@@ -25,13 +25,13 @@ from typing import Any
 
 from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import progress
-from core.rows import Columns
+from core.rows import Columns, update_row
 
 from . import engine, glicko2
 from .models import Attempt, PlayerRating, Puzzle, PuzzleRating, RatingHistory
@@ -471,9 +471,11 @@ class Conflict(Exception):
 def _save(attempt: Attempt, fields: list[str]) -> None:
     """Write ``fields`` of the attempt if its row is still the one read (same ``version``), and
     count the write; otherwise write nothing and raise :class:`Conflict`."""
-    values = {name: getattr(attempt, name) for name in fields}
-    written = Attempt.objects.filter(pk=attempt.pk, version=attempt.version).update(
-        version=F("version") + 1, **values
+    written = update_row(
+        Attempt,
+        {"id": attempt.pk, "version": attempt.version},
+        {name: getattr(attempt, name) for name in fields},
+        increment="version",
     )
     if not written:
         raise Conflict(attempt.pk)
@@ -756,17 +758,9 @@ def _locked_row(columns: Columns, where: str, params: list[Any]) -> Any:
 
 def _write_rating(model, pk: int, rating: glicko2.Rating, **more: Any) -> None:
     """Set a rating row's Glicko-2 values and count one more rated game."""
-    q = connection.ops.quote_name
     values = {"rating": rating.rating, "deviation": rating.deviation}
-    values["volatility"] = rating.volatility
-    values.update(more)
-    assignments = ", ".join(f"{q(name)} = %s" for name in values)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {q(model._meta.db_table)} SET {assignments}, {q('games')} = {q('games')} + 1"
-            f" WHERE {q('id')} = %s",
-            [*values.values(), pk],
-        )
+    values.update(volatility=rating.volatility, **more)
+    update_row(model, {"id": pk}, values, increment="games")
 
 
 def _apply_rating(attempt: Attempt, score: float) -> tuple[glicko2.Rating, glicko2.Rating]:
@@ -799,7 +793,7 @@ def _apply_rating(attempt: Attempt, score: float) -> tuple[glicko2.Rating, glick
         PlayerRating,
         player.pk,
         new_player,
-        updated=connection.ops.adapt_datetimefield_value(now),
+        updated=now,
     )
     _write_rating(PuzzleRating, prow.pk, new_puzzle)
     RatingHistory.objects.create(

@@ -118,3 +118,18 @@ def test_the_backend_reads_the_user_the_orm_reads(student, django_user_model):
     for field in django_user_model._meta.concrete_fields:
         assert getattr(mine, field.attname) == getattr(orm, field.attname), field.name
     assert ModelBackend().get_user(2**40) is None and ModelBackend().get_user("x") is None
+
+
+def test_update_row_writes_what_the_orm_would_and_only_where_it_matches(student):
+    from core.rows import update_row
+
+    attempt = Attempt.objects.create(user=student, puzzle=make_puzzle("czech_gain"))
+    when = timezone.now()
+    values = {"moves": [{"text": "22-18", "ok": True, "ms": 5}], "line": ["22-18"]}
+    values.update(solved=True, finished_at=when, seconds=2.5)
+    assert update_row(Attempt, {"id": attempt.pk, "version": 7}, values, increment="version") == 0
+    assert Attempt.objects.get(pk=attempt.pk).moves == []  # a stale version writes nothing
+    assert update_row(Attempt, {"id": attempt.pk, "version": 0}, values, increment="version") == 1
+    row = Attempt.objects.get(pk=attempt.pk)
+    assert row.moves == values["moves"] and row.line == ["22-18"] and row.solved is True
+    assert row.finished_at == when and row.seconds == 2.5 and row.version == 1
