@@ -35,14 +35,7 @@ class ModelBackend(backends.ModelBackend):
         low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
         if not isinstance(pk, int) or not low <= pk <= high:  # no such row (as the ORM says)
             return None
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT {columns.sql(using)} FROM {q(model._meta.db_table)} u"
-                f" WHERE u.{q(model._meta.pk.column)} = %s",
-                [pk],
-            )
-            row = cursor.fetchone()
-        if row is None:
+        user = columns.get(f"u.{q(model._meta.pk.column)} = %s", [pk], using=using)
+        if user is None:
             return None
-        user = columns.load(row, using)
         return user if self.user_can_authenticate(user) else None

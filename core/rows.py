@@ -38,6 +38,21 @@ class Columns:
         quote = connections[using].ops.quote_name
         return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
 
+    def get(
+        self, where: str, params: Sequence[Any], *, lock: bool = False, using: str = "default"
+    ) -> Model | None:
+        """The instance of the model's row matching ``where`` (SQL on the alias's columns), or
+        None; ``lock``: ``SELECT ... FOR UPDATE`` where the database has it (in a transaction)."""
+        connection = connections[using]
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        sql = f"SELECT {self.sql(using)} FROM {table} {self.alias} WHERE {where}"
+        if lock and connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        return None if row is None else self.load(row, using)
+
     def _converters_for(self, using: str) -> list[tuple[Any, list[Any]]]:
         """Each column's expression and converters (the backend's, then the field's)."""
         connection = connections[using]

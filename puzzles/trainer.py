@@ -738,22 +738,9 @@ def rate_account(attempt: Attempt, score: float) -> float | None:
         return after.rating - before.rating
 
 
-#: the two rating rows a rated attempt updates, read by hand (:func:`_locked_row`)
+#: the two rating rows a rated attempt updates, read locked by hand
 _PLAYER_COLUMNS = Columns(PlayerRating, "r")
 _PUZZLE_RATING_COLUMNS = Columns(PuzzleRating, "r")
-
-
-def _locked_row(columns: Columns, where: str, params: list[Any]) -> Any:
-    """The row of ``columns``' model matching ``where`` (on alias ``r``), locked until the end of
-    the transaction where the database can (``SELECT ... FOR UPDATE``), or None."""
-    table = connection.ops.quote_name(columns.model._meta.db_table)
-    sql = f"SELECT {columns.sql()} FROM {table} r WHERE {where}"
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else columns.load(row)
 
 
 def _write_rating(model, pk: int, rating: glicko2.Rating, **more: Any) -> None:
@@ -770,14 +757,14 @@ def _apply_rating(attempt: Attempt, score: float) -> tuple[glicko2.Rating, glick
     Both rows are read locked and written by hand-written SQL (this runs on most finishing moves;
     the ORM's queries cost several times the CPU); a missing row is created by the ORM first."""
     variant = attempt.puzzle.variant
-    player = _locked_row(
-        _PLAYER_COLUMNS, "r.user_id = %s AND r.variant = %s", [attempt.user_id, variant]
+    player = _PLAYER_COLUMNS.get(
+        "r.user_id = %s AND r.variant = %s", [attempt.user_id, variant], lock=True
     )
     if player is None:
         player, _created = PlayerRating.objects.select_for_update().get_or_create(
             user_id=attempt.user_id, variant=variant
         )
-    prow = _locked_row(_PUZZLE_RATING_COLUMNS, "r.puzzle_id = %s", [attempt.puzzle_id])
+    prow = _PUZZLE_RATING_COLUMNS.get("r.puzzle_id = %s", [attempt.puzzle_id], lock=True)
     if prow is None:
         prow, _created = PuzzleRating.objects.select_for_update().get_or_create(
             puzzle_id=attempt.puzzle_id,

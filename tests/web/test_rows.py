@@ -17,13 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def read(columns: Columns, table: str, pk: int):
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns.sql()} FROM {connection.ops.quote_name(table)} {columns.alias}"
-            f" WHERE {columns.alias}.id = %s",
-            [pk],
-        )
-        return columns.load(cursor.fetchone())
+    return columns.get(f"{columns.alias}.id = %s", [pk])
 
 
 def test_an_attempt_read_by_hand_equals_the_orms(student):
