@@ -4,6 +4,8 @@ Students (most users) log in and, with pauses of 1-3 s, open puzzles from the st
 them move by move (some wrong moves, some hints, an illegal move now and then), follow the Czech
 lesson steps in order answering each, open the daily puzzle, their dashboard and the home board.
 A few visitors do the same without an account; the teacher watches the class's progress table.
+``PageReader`` (LOAD_MIX=pages) only opens puzzle pages, without pauses, to measure how many
+pages the server's cores answer a second.
 
 Every request records the client's latency and the server's own time (the ``Server-Timing``
 header of core.timing); an unexpected status is an error. The numbers go to LOAD_RESULTS (JSON).
@@ -19,7 +21,7 @@ import re
 import time
 from collections import defaultdict
 
-from locust import FastHttpUser, between, events, task
+from locust import FastHttpUser, between, constant, events, task
 
 PLAN = json.loads(open(os.environ["LOAD_PLAN"]).read())  # noqa: SIM115
 PUZZLES = {p["id"]: p for p in PLAN["puzzles"]}
@@ -216,3 +218,15 @@ class Teacher(Browsing):
     def progress(self):
         self.page(f"/teach/classes/{PLAN['classroom']}/progress/", "class progress")
         self.page(f"/teach/classes/{PLAN['classroom']}/", "class page")
+
+
+class PageReader(Browsing):
+    """Opens puzzle pages of the pool one after another without a pause (LOAD_MIX=pages): the
+    throughput of the page a puzzle site serves most. Visitors, so no log-in in the figures."""
+
+    wait_time = constant(0)
+
+    @task
+    def puzzle_page(self):
+        puzzle = random.choice(PLAN["puzzles"])
+        self.page(f"/puzzles/{puzzle['variant']}/{puzzle['id']}/", "puzzle page")

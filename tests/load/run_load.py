@@ -201,6 +201,11 @@ def run_locust(stack: Stack, users: int, seconds: int) -> dict:
         "-t", f"{seconds}s",
         "--host", stack.url, "--only-summary", "--stop-timeout", "10", "--loglevel", "WARNING",
     ]  # fmt: skip
+    # LOAD_MIX=pages: only puzzle pages, without pauses (the pages a second the cores answer);
+    # otherwise the class's mixed traffic
+    args += ["PageReader"] if os.environ.get("LOAD_MIX") == "pages" else [
+        "Student", "Visitor", "Teacher"
+    ]  # fmt: skip
     # the load generator shares the cores with the server it measures (in production the
     # clients are elsewhere): it runs at a lower priority (LOAD_CLIENT_NICE, 10; 0 turns it off),
     # so that it takes the CPU the server leaves rather than preempting a request mid-way
