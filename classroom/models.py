@@ -11,8 +11,9 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models, transaction
-from django.db.models import Max, Q
+from django.db.models import Case, Max, Q, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -197,6 +198,16 @@ class Membership(models.Model):
         return f"{self.user} in {self.classroom}"
 
 
+#: what a teacher may change in a puzzle of their set (anything else is the proof's)
+EDITABLE_FIELDS = ("fen", "goal", "horizon", "solution", "title", "description")
+
+
+def reusable_puzzles(user) -> models.QuerySet[Puzzle]:
+    """Puzzles a teacher's new puzzle may be instead of a new row: their own and the site's pool
+    (another teacher's puzzles are private to them)."""
+    return Puzzle.objects.filter(Q(author=user) | Q(author__isnull=True) | Q(public=True))
+
+
 class PuzzleSetQuerySet(models.QuerySet["PuzzleSet"]):
     def visible_to(self, user) -> PuzzleSetQuerySet:
         """Sets a teacher may look at: their own, and those assigned to a class they teach."""
@@ -283,6 +294,95 @@ class PuzzleSet(models.Model):
                 if items[pk].position != position:
                     SetItem.objects.filter(pk=pk).update(position=position)
         self.save(update_fields=["updated"])
+
+    def save_puzzle(
+        self,
+        user,
+        *,
+        fen: str,
+        goal: str,
+        horizon: int | None,
+        solution: list[str],
+        title: str = "",
+        description: str = "",
+        source: str = "",
+        puzzle: Puzzle | None = None,
+    ) -> tuple[Puzzle, bool]:
+        """Create (or, given ``puzzle``, change) a puzzle of the set and put it in the set. Saving
+        enqueues the proof on commit. Returns the puzzle now in the set and whether it is a new row.
+
+        A new position and goal that already is one of the teacher's puzzles or a corpus puzzle is
+        reused. A change is copy-on-write: a teacher changes only their own rows, and a puzzle used
+        by another set, in the site's pool or ever a daily puzzle is left alone: the teacher gets a
+        new row of their own with the change, swapped into this set only."""
+        with transaction.atomic():
+            candidate = Puzzle(
+                variant=self.variant,
+                fen=fen,
+                goal=goal,
+                horizon=horizon,
+                solution=solution,
+                title=title,
+                description=description,
+                source=source[:200],
+                author=user,
+            )
+            candidate.full_clean(exclude=["author"], validate_constraints=False)
+            candidate.fill_horizon()
+            same_position = reusable_puzzles(user).filter(
+                variant=candidate.variant, fen=candidate.fen, goal=candidate.goal
+            )
+            if puzzle is None:
+                # the teacher's own row first, then the corpus, then a puzzle staff made public
+                existing = same_position.order_by(
+                    Case(When(author=user, then=0), When(author__isnull=True, then=1), default=2),
+                    "pk",
+                ).first()
+                if existing is not None:
+                    self.add(existing)
+                    return existing, False
+                candidate.save()
+                self.add(candidate)
+                return candidate, True
+            if puzzle.author_id != user.pk:
+                raise PermissionDenied("a teacher changes only their own puzzles")
+            puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+            if all(getattr(puzzle, name) == getattr(candidate, name) for name in EDITABLE_FIELDS):
+                return puzzle, False
+            if (puzzle.fen, puzzle.goal) != (candidate.fen, candidate.goal):
+                other = same_position.exclude(pk=puzzle.pk).order_by("pk").first()
+                if other is not None:
+                    raise ValidationError(
+                        _("This position with this goal is already puzzle #%(id)s.")
+                        % {"id": other.pk}
+                    )
+            if self.must_copy(puzzle):
+                same_ask = (puzzle.fen, puzzle.goal) == (candidate.fen, candidate.goal)
+                candidate.source = puzzle.source
+                candidate.difficulty = puzzle.difficulty
+                candidate.limits = dict(puzzle.limits or {})
+                candidate.motifs = list(puzzle.motifs) if same_ask else []
+                candidate.full_clean(exclude=["author"], validate_constraints=False)
+                candidate.save()
+                SetItem.objects.filter(puzzle_set=self, puzzle=puzzle).update(puzzle=candidate)
+                self.save(update_fields=["updated"])
+                return candidate, True
+            for name in EDITABLE_FIELDS:
+                setattr(puzzle, name, getattr(candidate, name))
+            puzzle.full_clean(exclude=["author"], validate_constraints=False)
+            puzzle.save()
+            self.save(update_fields=["updated"])
+            return puzzle, False
+
+    def must_copy(self, puzzle: Puzzle) -> bool:
+        """Whether changing ``puzzle`` from this set has to leave the row as it is and give the
+        set a copy: the puzzle is in another set too, is in the site's pool, or was a daily puzzle
+        (a change would silently change those sets, their assignments and the daily archive)."""
+        return (
+            puzzle.is_public
+            or SetItem.objects.filter(puzzle=puzzle).exclude(puzzle_set=self).exists()
+            or puzzle.daily.exists()
+        )
 
     def not_assignable(self) -> list[Puzzle]:
         """The puzzles that stop the set from being assigned: every one that is not proven unique."""

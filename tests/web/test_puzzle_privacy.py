@@ -13,7 +13,6 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from classroom import views as classroom_views
 from classroom.models import Assignment, Classroom, PuzzleSet, SetItem
 from puzzles import daily, trainer
 from puzzles.models import Attempt, DailyPuzzle, Puzzle, Verdict
@@ -215,8 +214,8 @@ def test_a_teacher_never_changes_a_corpus_puzzle_or_another_teachers_row(
         assert "can be removed from the set, not changed" in response.content.decode()
         assert snapshot(puzzle) == before
         with pytest.raises(PermissionDenied):
-            classroom_views._save_puzzle(
-                puzzle_set, teacher, fen="W:W22:B9", goal="win", horizon=2, solution=[],
+            puzzle_set.save_puzzle(
+                teacher, fen="W:W22:B9", goal="win", horizon=2, solution=[],
                 puzzle=puzzle,
             )  # fmt: skip
         assert snapshot(puzzle) == before
