@@ -8,7 +8,9 @@ questions: ``Classroom.objects.taught_by(user)``, ``classroom.is_teacher(user)``
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,10 +19,14 @@ from django.db.models import Case, Max, Q, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.variants import DEFAULT_VARIANT, VARIANT_CHOICES
 from puzzles.models import Puzzle, Verdict
+
+if TYPE_CHECKING:
+    from .engine import ImportedEntry
 
 #: join codes avoid letters and digits that look alike (0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -196,6 +202,16 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.classroom}"
+
+
+@dataclass
+class ImportReport:
+    """What a PDN import did: new puzzles and reused ones as (entry number, puzzle), and the
+    entries it could not take as (entry number, line, message)."""
+
+    created: list[tuple[int, Puzzle]] = field(default_factory=list)
+    existing: list[tuple[int, Puzzle]] = field(default_factory=list)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 #: what a teacher may change in a puzzle of their set (anything else is the proof's)
@@ -383,6 +399,35 @@ class PuzzleSet(models.Model):
             or SetItem.objects.filter(puzzle=puzzle).exclude(puzzle_set=self).exists()
             or puzzle.daily.exists()
         )
+
+    def import_entries(self, entries: Iterable[ImportedEntry], user) -> ImportReport:
+        """Each good entry of a PDN file (``engine.read_pdn``) becomes a puzzle of the set, by
+        ``save_puzzle`` (a position the teacher or the corpus already has is reused); each bad
+        one is reported with its line."""
+        report = ImportReport()
+        for entry in entries:
+            if entry.error:
+                report.errors.append((entry.index, entry.line, entry.error))
+                continue
+            if entry.variant != self.variant:
+                message = gettext("the entry is %(v)s, the set is not") % {"v": entry.variant}
+                report.errors.append((entry.index, entry.line, message))
+                continue
+            try:
+                puzzle, created = self.save_puzzle(
+                    user,
+                    fen=entry.fen,
+                    goal=entry.goal,
+                    horizon=entry.horizon,
+                    solution=entry.solution,
+                    title=entry.title,
+                    source=f"PDN import, entry {entry.index}",
+                )
+            except ValidationError as exc:
+                report.errors.append((entry.index, entry.line, " ".join(exc.messages)))
+                continue
+            (report.created if created else report.existing).append((entry.index, puzzle))
+        return report
 
     def not_assignable(self) -> list[Puzzle]:
         """The puzzles that stop the set from being assigned: every one that is not proven unique."""

@@ -6,12 +6,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from .. import engine
 from ..forms import ImportForm
-from ..models import PuzzleSet
 from .access import set_for
 
 
@@ -32,45 +30,13 @@ def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             form.add_error("file", exc)
         else:
-            report = _import_entries(puzzle_set, entries, request.user)
+            report = puzzle_set.import_entries(entries, request.user)
     return render(
         request,
         "classroom/import.html",
         {"puzzle_set": puzzle_set, "form": form, "report": report},
         status=400 if form.errors else 200,
     )
-
-
-def _import_entries(puzzle_set: PuzzleSet, entries, user) -> dict:
-    report: dict[str, list] = {"created": [], "existing": [], "errors": []}
-    for entry in entries:
-        if entry.error:
-            report["errors"].append((entry.index, entry.line, entry.error))
-            continue
-        if entry.variant != puzzle_set.variant:
-            report["errors"].append(
-                (
-                    entry.index,
-                    entry.line,
-                    _("the entry is %(v)s, the set is not") % {"v": entry.variant},
-                )
-            )
-            continue
-        try:
-            puzzle, created = puzzle_set.save_puzzle(
-                user,
-                fen=entry.fen,
-                goal=entry.goal,
-                horizon=entry.horizon,
-                solution=entry.solution,
-                title=entry.title,
-                source=f"PDN import, entry {entry.index}",
-            )
-        except ValidationError as exc:
-            report["errors"].append((entry.index, entry.line, " ".join(exc.messages)))
-            continue
-        report["created" if created else "existing"].append((entry.index, puzzle))
-    return report
 
 
 @login_required
