@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from .board import BLACK, WHITE, Board, Color, Move, Piece
+from .entry import Entry, EntryKind
 from .errors import (
     AmbiguousMoveError,
     DamaError,
@@ -38,6 +39,8 @@ __all__ = [
     "Board",
     "Color",
     "DamaError",
+    "Entry",
+    "EntryKind",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",

@@ -22,6 +22,7 @@ from .geometry import Bitboard, Geometry, Square, geometry
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:
+    from .entry import Entry
     from .explain import Explanation
     from .outcome import Outcome
 
@@ -821,6 +822,21 @@ class Board:
         from .explain import explain_illegal
 
         return explain_illegal(self, text)
+
+    def read_entry(self, route: str | Iterable[int] = "", text: str = "") -> Entry:
+        """What a clicked ``route`` (``"22,15"``) or else typed ``text`` (``22x8``, ``c3-d4``)
+        means here: a move, the start of a capture, an illegal move or unreadable input (see
+        :mod:`dama.entry`).
+
+        >>> b = Board("czech")
+        >>> b.read_entry(route="22,18").move, b.read_entry(text="c3-d4").move
+        (<Move 22-18>, <Move 22-18>)
+        >>> b.read_entry(text="22-26").explanation.code
+        'man_backward'
+        """
+        from .entry import read_entry
+
+        return read_entry(self, route, text)
 
     def outcome(self) -> Outcome | None:
         """The game's result if it has ended here (a loss or a draw by rule), else None."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import DamaError, InvalidMoveError
+from .lang import cite, lang_code
 from .notation import matching_moves, parse_square, tokenize_move
 
 if TYPE_CHECKING:
@@ -60,6 +61,31 @@ class Explanation:
 
     def __str__(self) -> str:
         return f"{self.message_en} ({self.article})"
+
+    def message(self, lang: str | None = "en") -> str:
+        """The message in ``lang`` (``cs``/``cs-cz`` for Czech, anything else for English).
+
+        >>> from dama import Board
+        >>> e = Board("czech").explain_illegal("22-26")
+        >>> e.message("en")
+        'A man moves only forward: 22 to 26 goes backward. Only a king moves backward.'
+        >>> e.message("cs-cz").startswith("Kámen táhne jen dopředu")
+        True
+        """
+        return self.message_cs if lang_code(lang) == "cs" else self.message_en
+
+    def citation(self, lang: str | None = "en") -> str:
+        """The rulebook article in ``lang``: ``CUD 2006 art. 3.4`` or ``CUD 2006 čl. 3.4``."""
+        return cite(self.article, lang)
+
+    def text(self, lang: str | None = "en") -> str:
+        """The message followed by its article, in ``lang``.
+
+        >>> from dama import Board
+        >>> Board("czech").explain_illegal("22-26").text("cs")[-24:]
+        'dáma. (CUD 2006 čl. 3.4)'
+        """
+        return f"{self.message(lang)} ({self.citation(lang)})"
 
 
 #: every code :func:`explain_illegal` can return, with a short description

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .lang import cite, lang_code
+
 if TYPE_CHECKING:
     from .board import Board, Color
 
@@ -46,6 +48,19 @@ class Outcome:
     @property
     def is_draw(self) -> bool:
         return self.winner is None
+
+    def message(self, lang: str | None = "en") -> str:
+        """The message in ``lang`` (``cs``/``cs-cz`` for Czech, anything else for English).
+
+        >>> from dama import Board
+        >>> Board("czech", "B:W21:B").outcome().message("cs")
+        'Černý nemá žádné figury a prohrává.'
+        """
+        return self.message_cs if lang_code(lang) == "cs" else self.message_en
+
+    def citation(self, lang: str | None = "en") -> str:
+        """The rulebook article in ``lang``: ``CUD 2006 art. 7.2c`` or ``CUD 2006 čl. 7.2c``."""
+        return cite(self.article, lang)
 
     def result(self) -> str:
         """PDN result: ``2-0``, ``0-2`` or ``1-1``."""
