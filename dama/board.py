@@ -31,6 +31,10 @@ WHITE: Color = True
 BLACK: Color = False
 COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 
+#: a move's identity: (start, end, captured squares); routes that differ only in the order of
+#: their jumps are one move
+MoveKey = tuple[Square, Square, frozenset[Square]]
+
 #: an internal capture route: (landing bits, captured bits), both in jump order
 _Route = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -109,7 +113,8 @@ class Move:
     def captured_set(self) -> frozenset[Square]:
         return frozenset(self.captured)
 
-    def key(self) -> tuple[Square, Square, frozenset[Square]]:
+    def key(self) -> MoveKey:
+        """The move's identity (see :data:`MoveKey`), as :meth:`dama.proof.ProofMove.key` has it."""
         return (self.start, self.end, frozenset(self.captured))
 
     def __eq__(self, other: object) -> bool:

@@ -76,12 +76,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ._core import Core, RawMove, core
 from .errors import DamaError
+from .proof import ProofMove, ProofTree
 
 if TYPE_CHECKING:
     import argparse
@@ -95,7 +97,6 @@ __all__ = [
     "InvalidGoalError",
     "InvalidLimitsError",
     "Limits",
-    "ProofMove",
     "Progress",
     "Verdict",
     "cli_solve",
@@ -232,61 +233,6 @@ class Limits:
 # -- verdicts ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ProofMove:
-    """One move in the proof tree.
-
-    After a solver move, ``replies`` lists *every* defender reply; after a defender reply, it lists
-    every solver move that still reaches the goal. Empty ``replies`` means the goal is reached
-    after this move (unless ``expanded`` is False: the tree was cut at the size limit).
-    A learner's move matches when its (start, end, captured set) equals :meth:`key`.
-    """
-
-    text: str
-    start: int
-    end: int
-    captured: tuple[int, ...]
-    routes: tuple[str, ...]
-    replies: tuple[ProofMove, ...] = ()
-    expanded: bool = True
-
-    def key(self) -> tuple[int, int, frozenset[int]]:
-        return (self.start, self.end, frozenset(self.captured))
-
-    def matches(self, move: Move) -> bool:
-        """True when ``move`` (any of its routes) is this move."""
-        return move.key() == self.key()
-
-    def size(self) -> int:
-        """Moves in this subtree, this one included."""
-        return 1 + sum(r.size() for r in self.replies)
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "move": self.text,
-            "start": self.start,
-            "end": self.end,
-            "captured": list(self.captured),
-            "routes": list(self.routes),
-            "replies": [r.to_dict() for r in self.replies],
-        }
-        if not self.expanded:
-            d["expanded"] = False
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ProofMove:
-        return cls(
-            text=d["move"],
-            start=int(d["start"]),
-            end=int(d["end"]),
-            captured=tuple(int(x) for x in d["captured"]),
-            routes=tuple(d["routes"]),
-            replies=tuple(cls.from_dict(r) for r in d.get("replies", ())),
-            expanded=bool(d.get("expanded", True)),
-        )
-
-
 @dataclass(frozen=True)
 class Verdict:
     """The result of :func:`solve`: a plain value, JSON-serialisable with :meth:`to_dict`."""
@@ -318,23 +264,17 @@ class Verdict:
     def is_unique(self) -> bool:
         return self.kind == "unique"
 
-    def accepted_moves(self, played: Iterable[str]) -> tuple[ProofMove, ...]:
-        """The solver moves the proof accepts after the moves ``played`` (route texts of solver
-        and defender alternating, starting with the solver); empty when ``played`` left the proof.
+    @cached_property
+    def tree(self) -> ProofTree:
+        """The proof as a :class:`~dama.proof.ProofTree` (accepted moves, stubborn replies).
 
         >>> from dama import Board
         >>> b = Board("czech", "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15")
         >>> v = solve(b, "gain:1", Limits(moves=2))
-        >>> [m.text for m in v.accepted_moves(["22-17", "13x22"])]
+        >>> [m.text for m in v.tree.accepted(["22-17", "13x22"])]
         ['25x18x11']
         """
-        nodes = self.proof
-        for text in played:
-            found = [n for n in nodes if text in n.routes or text == n.text]
-            if not found:
-                return ()
-            nodes = found[0].replies
-        return nodes
+        return ProofTree(self.proof, self.solution, self.proof_complete)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -371,7 +311,7 @@ class Verdict:
             engine_version=d["engine_version"],
             length=int(d.get("length", 0)),
             solution=tuple(d.get("solution", ())),
-            proof=tuple(ProofMove.from_dict(p) for p in d.get("proof", ())),
+            proof=ProofTree.from_dict(d).moves,
             alternatives=tuple(tuple(a) for a in d.get("alternatives", ())),
             refutation=tuple(d.get("refutation", ())),
             duals=int(d.get("duals", 0)),
@@ -809,7 +749,7 @@ def solve(
             solution=solution,
             proof=(proof,),
             proof_complete=budget[0] >= 0,
-            duals=_count_duals(proof),
+            duals=ProofTree((proof,)).duals,
             nodes=s.nodes,
             depth=2 * margin,
             searched={**searched, "completed": margin},
@@ -918,16 +858,6 @@ def _proof(
                 answers.append(_proof(s, render, c, spos, sm, r - 1, budget))
         replies.append(render.node(dpos, dm, tuple(answers)))
     return render.node(pos, move, tuple(replies))
-
-
-def _count_duals(p: ProofMove) -> int:
-    """Extra accepted solver moves in the subtree of solver move ``p``."""
-    total = 0
-    for reply in p.replies:
-        if reply.replies:
-            total += len(reply.replies) - 1
-            total += sum(_count_duals(a) for a in reply.replies)
-    return total
 
 
 def _refutation(

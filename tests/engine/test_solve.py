@@ -12,12 +12,12 @@ import pytest
 import dama
 from dama import Board
 from dama.__main__ import main
+from dama.proof import ProofMove
 from dama.solve import (
     Goal,
     InvalidGoalError,
     InvalidLimitsError,
     Limits,
-    ProofMove,
     Verdict,
     parse_goal,
     solve,
@@ -129,7 +129,7 @@ def test_equivalent_routes_are_one_move_and_all_accepted() -> None:
     board = board_of("czech_two_routes")
     for route in move.routes:
         assert move.matches(board.parse_move(route))
-    assert [m.text for m in v.accepted_moves([])] == [move.text]
+    assert [m.text for m in v.tree.accepted([])] == [move.text]
 
 
 def test_no_capture_is_no_solution_with_a_reason() -> None:
@@ -243,10 +243,10 @@ def test_duals_are_counted_and_kept_in_the_proof() -> None:
 
 
 def test_accepted_moves_follow_the_proof() -> None:
-    v = solved("czech_shot")
-    assert [m.text for m in v.accepted_moves([])] == ["22-17"]
-    assert [m.text for m in v.accepted_moves(["22-17", "13x22"])] == ["25x18x11"]
-    assert v.accepted_moves(["21-17"]) == ()
+    tree = solved("czech_shot").tree
+    assert [m.text for m in tree.accepted([])] == ["22-17"]
+    assert [m.text for m in tree.accepted(["22-17", "13x22"])] == ["25x18x11"]
+    assert tree.accepted(["21-17"]) == ()
 
 
 def test_verdict_round_trips_through_json() -> None:
