@@ -328,6 +328,25 @@ DAMA_VERIFY_PROGRESS_SECONDS = 0.5
 DAMA_VERIFY_STALL_SECONDS = env_int("DAMA_VERIFY_STALL_SECONDS", 120, minimum=1)
 DAMA_VERIFY_PENDING_SECONDS = env_int("DAMA_VERIFY_PENDING_SECONDS", 900, minimum=1)
 DAMA_VERIFY_MAX_ATTEMPTS = env_int("DAMA_VERIFY_MAX_ATTEMPTS", 3, minimum=1)
+# After a unique verdict the worker refutes the tempting wrong moves (stored with the proof, read by
+# the trainer) within DAMA_REFUTATION_SECONDS, and never past the task's soft time limit.
+DAMA_REFUTATION_SECONDS = env_int("DAMA_REFUTATION_SECONDS", 20, minimum=0)
+# Teachers' puzzles (puzzles with an author): a horizon of at most DAMA_AUTHOR_MAX_HORIZON moves, a
+# proof of at most DAMA_AUTHOR_PROOF_NODES nodes and DAMA_AUTHOR_PROOF_SECONDS seconds, and at most
+# DAMA_AUTHOR_ACTIVE_PROOFS proofs of one author on the workers at once (the rest wait their turn).
+DAMA_AUTHOR_MAX_HORIZON = env_int("DAMA_AUTHOR_MAX_HORIZON", 10, minimum=1)
+DAMA_AUTHOR_PROOF_NODES = env_int("DAMA_AUTHOR_PROOF_NODES", 1_000_000, minimum=1)
+DAMA_AUTHOR_PROOF_SECONDS = env_int("DAMA_AUTHOR_PROOF_SECONDS", 20, minimum=1)
+DAMA_AUTHOR_ACTIVE_PROOFS = env_int("DAMA_AUTHOR_ACTIVE_PROOFS", 2, minimum=1)
+if DAMA_AUTHOR_MAX_HORIZON > 30:
+    raise ImproperlyConfigured(
+        f"DAMA_AUTHOR_MAX_HORIZON={DAMA_AUTHOR_MAX_HORIZON}: the engine searches at most 30 moves."
+    )
+# Per teacher: at most DAMA_IMPORT_LIMIT PDN imports and DAMA_REPROOF_LIMIT "prove again" requests
+# within DAMA_PROOF_RATE_WINDOW seconds (then 429 until the window ends; staff are not limited).
+DAMA_IMPORT_LIMIT = env_int("DAMA_IMPORT_LIMIT", 10, minimum=1)
+DAMA_REPROOF_LIMIT = env_int("DAMA_REPROOF_LIMIT", 30, minimum=1)
+DAMA_PROOF_RATE_WINDOW = env_int("DAMA_PROOF_RATE_WINDOW", 3600, minimum=1)
 
 # Redis redelivers a message that was taken but not acknowledged (acks_late: a worker that died
 # mid-task) once this many seconds have passed since delivery. Every time limit must stay below

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -136,6 +137,16 @@ def white_to_move(fen: str) -> bool:
 # -- proofs ----------------------------------------------------------------------------------------
 
 
+#: limits of each small proof run while refuting a wrong move
+REFUTE_LIMITS = {"nodes": 200_000, "seconds": 1.5}
+#: time for the refutation of one wrong move
+REFUTE_BUDGET_SECONDS = 4.0
+#: time for the refutations of all the wrong moves of one proof (on the worker, after the proof)
+REFUTATIONS_SECONDS = 20.0
+#: positions of the proof (solver to move) whose wrong moves are refuted, breadth first
+REFUTATIONS_MAX_POSITIONS = 64
+
+
 def prove(
     variant: str,
     fen: str,
@@ -143,18 +154,27 @@ def prove(
     horizon: int | None,
     limits: dict[str, Any],
     progress: Progress | None = None,
+    *,
+    refute_seconds: float = REFUTATIONS_SECONDS,
 ) -> dict[str, Any]:
     """Solve the puzzle and return the verdict as plain data (``Verdict.to_dict()``).
 
-    ``ValidationError`` for a position, goal or limits the engine rejects; a normal outcome
-    (cooked, no solution, undecided) is a verdict, never an exception.
+    A unique verdict also carries ``refutations``: the defender's answer to the tempting wrong
+    moves (see :func:`refutations`), found within ``refute_seconds``, so that the trainer answers
+    a wrong move without a search. ``ValidationError`` for a position, goal or limits the engine
+    rejects; a normal outcome (cooked, no solution, undecided) is a verdict, never an exception.
     """
     board = position(fen, variant)
     goal = normalize_goal(goal)
     check_limits(horizon, limits)
     lim = dama.solve.Limits.from_dict({**limits, "moves": horizon})
     verdict = dama.solve.solve(board, goal, lim, progress=progress)
-    return verdict.to_dict()
+    data = verdict.to_dict()
+    if verdict.is_unique and refute_seconds > 0:
+        data["refutations"] = refutations(
+            variant, data["fen"], goal, verdict.horizon, data["proof"], seconds=refute_seconds
+        )
+    return data
 
 
 def is_verdict(data: Any) -> bool:
@@ -171,7 +191,7 @@ def is_verdict(data: Any) -> bool:
 def accepted_moves(proof: dict[str, Any], played: Iterable[str]) -> list[dict[str, Any]]:
     """The solver moves a proof accepts after ``played`` (full routes, solver first): each as
     ``{"move", "routes", "start", "end", "captured"}``; empty once ``played`` leaves the proof."""
-    tree = dama.solve.Verdict.from_dict(proof).tree
+    v = dama.solve.Verdict.from_dict(proof)
     return [
         {
             "move": m.text,
@@ -180,7 +200,7 @@ def accepted_moves(proof: dict[str, Any], played: Iterable[str]) -> list[dict[st
             "end": m.end,
             "captured": list(m.captured),
         }
-        for m in tree.accepted(list(played))
+        for m in v.accepted_moves(played)
     ]
 
 
@@ -195,7 +215,10 @@ def proof_accepts(
         key = board.parse_move(move).key()
     except ValueError:
         return False
-    return dama.solve.Verdict.from_dict(proof).tree.find(played, key) is not None
+    return any(
+        (m["start"], m["end"], frozenset(m["captured"])) == key
+        for m in accepted_moves(proof, played)
+    )
 
 
 # -- diagrams --------------------------------------------------------------------------------------
@@ -377,11 +400,6 @@ def mine(
 # writes them; these functions turn them into boards and judge what the player entered. No legal
 # move list reaches the page (in a capture puzzle it would be the answer): the board is in the
 # board component's lesson mode, where the server answers each click.
-
-#: limits of each small proof run while explaining a wrong move
-REFUTE_LIMITS = {"nodes": 200_000, "seconds": 1.5}
-#: time for all of them together (a wrong move is answered within a few seconds)
-REFUTE_BUDGET_SECONDS = 4.0
 
 
 @dataclass
@@ -621,9 +639,17 @@ def _balance(board: dama.Board, white: bool) -> int:
     return diff if white else -diff
 
 
-def _still_reaches(board: dama.Board, goal: str, white: bool, base: int, moves_left: int) -> bool:
+def _still_reaches(
+    board: dama.Board,
+    goal: str,
+    white: bool,
+    base: int,
+    moves_left: int,
+    deadline: float | None = None,
+) -> bool:
     """With the solver to move on ``board`` and ``moves_left`` moves, can it still reach ``goal``
-    (material counted from ``base``) against every defence? Unknown cases count as yes."""
+    (material counted from ``base``) against every defence? Unknown cases (and no time left before
+    ``deadline``) count as yes."""
     g = dama.solve.parse_goal(goal)
     if g.kind == "gain":
         need = g.n - (_balance(board, white) - base)
@@ -640,9 +666,53 @@ def _still_reaches(board: dama.Board, goal: str, white: bool, base: int, moves_l
         goal_now = "win"
     if not board.legal_moves:
         return False
-    lim = dama.solve.Limits(moves=moves_left, **REFUTE_LIMITS)
+    seconds = float(REFUTE_LIMITS["seconds"])
+    if deadline is not None:
+        seconds = min(seconds, deadline - time.monotonic())
+        if seconds <= 0.01:
+            return True
+    lim = dama.solve.Limits(moves=moves_left, nodes=int(REFUTE_LIMITS["nodes"]), seconds=seconds)
     verdict = dama.solve.solve(board, goal_now, lim)
     return verdict.kind != "no_solution"
+
+
+def _refute(
+    board: dama.Board,
+    wrong: dama.Move,
+    goal: str,
+    white: bool,
+    base: int,
+    moves_left: int,
+    deadline: float,
+) -> dict[str, Any]:
+    """The defender's reply to the solver's legal move ``wrong`` on ``board`` after which the
+    goal is out of reach (``board`` is left as it was)."""
+    board.push(wrong)
+    try:
+        replies = list(board.legal_moves)
+        chosen = None
+        # captures come first (they are compulsory anyway); a few small proofs at most
+        for move in sorted(replies, key=lambda m: -len(m.captured))[:8]:
+            if time.monotonic() > deadline:
+                break
+            board.push(move)
+            try:
+                if not _still_reaches(board, goal, white, base, moves_left - 1, deadline):
+                    chosen = move
+                    break
+            finally:
+                board.pop()
+        if chosen is None and replies:
+            chosen = max(replies, key=lambda m: len(m.captured))
+        if chosen is None:
+            return {"reply": "", "notation": "", "captured": 0}
+        return {
+            "reply": chosen.route_str(0),
+            "notation": board.move_text(chosen),
+            "captured": len(chosen.captured),
+        }
+    finally:
+        board.pop()
 
 
 def refutation(
@@ -650,34 +720,76 @@ def refutation(
 ) -> dict[str, Any]:
     """Why the legal move ``wrong`` (played after ``line``, with ``moves_left`` solver moves
     including it) misses the goal: the defender's reply after which the goal is out of reach, found
-    with the solver (``reply`` is empty when no single reply could be shown)."""
+    with the solver (``reply`` is empty when no single reply could be shown). A search of up to a
+    few seconds: the workers run it (:func:`refutations`), never a web request."""
+    start = position(fen, variant)
+    white = start.turn == dama.WHITE
+    board = start.copy()
+    for text in line:
+        board.push(board.parse_move(text))
+    deadline = time.monotonic() + REFUTE_BUDGET_SECONDS
+    return _refute(
+        board, board.parse_move(wrong), goal, white, _balance(start, white), moves_left, deadline
+    )
+
+
+def refutations(
+    variant: str,
+    fen: str,
+    goal: str,
+    horizon: int,
+    proof: list[dict[str, Any]],
+    *,
+    seconds: float = REFUTATIONS_SECONDS,
+    max_positions: int = REFUTATIONS_MAX_POSITIONS,
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """The refutation of each tempting wrong move of a unique puzzle, for the trainer to read.
+
+    ``proof`` is the verdict's proof tree (``Verdict.to_dict()["proof"]``). At the start and at
+    each later position of the proof where the solver is to move (breadth first, at most
+    ``max_positions``), every legal move the proof does not accept gets its :func:`refutation`;
+    all of them together within ``seconds`` (the moves left out have none stored, and the trainer
+    answers them without a reply). The table maps the line played so far (proof routes joined by
+    spaces, ``""`` at the start) to the wrong move's route (``Move.route_str(0)``, as the trainer
+    reads it) to ``{"reply", "notation", "captured"}``.
+    """
     start = position(fen, variant)
     white = start.turn == dama.WHITE
     base = _balance(start, white)
-    board = _played(variant, fen, [*line, wrong])
-    replies = list(board.legal_moves)
-    chosen = None
-    # captures come first (they are compulsory anyway); a few small proofs, a few seconds at most
-    deadline = time.monotonic() + REFUTE_BUDGET_SECONDS
-    for move in sorted(replies, key=lambda m: -len(m.captured))[:8]:
-        if time.monotonic() > deadline:
-            break
-        board.push(move)
-        try:
-            if not _still_reaches(board, goal, white, base, moves_left - 1):
-                chosen = move
+    deadline = time.monotonic() + seconds
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    todo: deque[tuple[tuple[str, ...], list[dict[str, Any]]]] = deque([((), proof)])
+    positions = 0
+    while todo and positions < max_positions and time.monotonic() < deadline:
+        line, accepted = todo.popleft()
+        positions += 1
+        board = start.copy()
+        for text in line:
+            board.push(board.parse_move(text))
+        keys = {(n["start"], n["end"], frozenset(n["captured"])) for n in accepted}
+        moves_left = max(1, horizon - len(line) // 2)
+        wrong: dict[str, dict[str, Any]] = {}
+        for move in board.legal_moves:
+            if move.key() in keys:
+                continue
+            if time.monotonic() >= deadline:
                 break
-        finally:
-            board.pop()
-    if chosen is None and replies:
-        chosen = max(replies, key=lambda m: len(m.captured))
-    if chosen is None:
-        return {"reply": "", "notation": "", "captured": 0}
-    return {
-        "reply": chosen.route_str(0),
-        "notation": board.move_text(chosen),
-        "captured": len(chosen.captured),
-    }
+            wrong[move.route_str(0)] = _refute(board, move, goal, white, base, moves_left, deadline)
+        if wrong:
+            table[" ".join(line)] = wrong
+        for node in accepted:
+            for reply in node.get("replies", ()):
+                if reply.get("replies") and reply.get("expanded", True):
+                    todo.append(((*line, node["move"], reply["move"]), reply["replies"]))
+    return table
+
+
+def stored_refutation(proof: dict[str, Any] | None, line: Iterable[str], wrong: str) -> dict:
+    """The refutation of the wrong move ``wrong`` (its route, as :func:`read_entry` gives it)
+    after ``line`` that the proof's worker stored (:func:`refutations`); empty when none was."""
+    table = (proof or {}).get("refutations") or {}
+    found = table.get(" ".join(line), {}).get(wrong)
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str, Any]]:

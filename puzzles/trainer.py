@@ -535,12 +535,11 @@ def play(request, attempt: Attempt, *, route: str = "", text: str = "") -> Resul
     if not match:
         attempt.moves = [*attempt.moves, {"text": entry.notation, "ok": False, "ms": ms}]
         change = _fail(request, attempt)
-        moves_left = max(1, (puzzle.horizon or 1) - len(line) // 2)
-        refutation = engine.refutation(
-            puzzle.variant, puzzle.fen, puzzle.goal, line, entry.route, moves_left
-        )
-        refutation["wrong"] = entry.route
-        refutation["wrong_notation"] = entry.notation
+        # refuted by the worker with the proof (no search here); none stored: answered without
+        refutation = engine.stored_refutation(proof, line, entry.route)
+        if refutation:
+            refutation["wrong"] = entry.route
+            refutation["wrong_notation"] = entry.notation
         return Result(
             WRONG,
             refutation_message(puzzle, entry.notation, refutation),

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import OperationalError
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
 from . import engine
@@ -104,13 +104,45 @@ def run(
         if on_progress is not None:
             on_progress(nodes, depth, elapsed)
 
+    limits = proof_limits(puzzle)
     try:
         verdict = engine.prove(
-            puzzle.variant, puzzle.fen, puzzle.goal, puzzle.horizon, puzzle.limits, progress
+            puzzle.variant,
+            puzzle.fen,
+            puzzle.goal,
+            puzzle.horizon,
+            limits,
+            progress,
+            refute_seconds=refutation_seconds(limits),
         )
     except ValidationError as exc:
         return record_error(pk, revision, " ".join(exc.messages))
     return record(pk, revision, verdict)
+
+
+def proof_limits(puzzle: Puzzle) -> dict[str, Any]:
+    """The limits the proof runs with: the puzzle's own, and for a teacher's puzzle (one with an
+    author) no more than ``DAMA_AUTHOR_PROOF_NODES`` and ``DAMA_AUTHOR_PROOF_SECONDS``, so that a
+    teacher's puzzle costs the workers a bounded time whatever it asks."""
+    limits = dict(puzzle.limits or {})
+    if puzzle.author_id is not None:
+        limits["nodes"] = min(
+            int(limits.get("nodes", settings.DAMA_AUTHOR_PROOF_NODES)),
+            settings.DAMA_AUTHOR_PROOF_NODES,
+        )
+        limits["seconds"] = min(
+            float(limits.get("seconds", settings.DAMA_AUTHOR_PROOF_SECONDS)),
+            float(settings.DAMA_AUTHOR_PROOF_SECONDS),
+        )
+    return limits
+
+
+def refutation_seconds(limits: dict[str, Any]) -> float:
+    """Time for the refutations of the wrong moves after a proof with ``limits``: at most
+    ``DAMA_REFUTATION_SECONDS``, and what the task's soft time limit leaves after the longest the
+    proof may take (with ten seconds to spare for building and writing the verdict)."""
+    left = settings.DAMA_VERIFY_SOFT_TIME_LIMIT - float(limits.get("seconds", 0)) - 10
+    return max(0.0, min(float(settings.DAMA_REFUTATION_SECONDS), left))
 
 
 def record(pk: int, revision: int, verdict: dict[str, Any]) -> str:
@@ -158,9 +190,88 @@ def record_timeout(pk: int, revision: int, seconds: int) -> str:
     return Verdict.UNDECIDED.value if written else STALE
 
 
+# -- one author's proofs take their turn ------------------------------------------------------------
+
+
+def _active(author_id: int):
+    """The author's proofs on the workers: running, or pending and sent (``queued_at`` set)."""
+    return Puzzle.objects.filter(author_id=author_id).filter(
+        Q(verdict=Verdict.RUNNING) | Q(verdict=Verdict.PENDING, queued_at__isnull=False)
+    )
+
+
+def dispatch(pk: int, revision: int) -> bool:
+    """Send the proof of revision ``revision`` of puzzle ``pk`` to the ``verify`` queue, unless it
+    is a teacher's puzzle and ``DAMA_AUTHOR_ACTIVE_PROOFS`` of the same author's proofs are ahead
+    of it (running, or pending and sent earlier): then it waits its turn, ``pending`` with no
+    ``queued_at``, and :func:`release` sends it when one of them ends (the sweeper would too).
+
+    So one teacher's 200 imported puzzles take at most that many workers, and everyone else's
+    proofs keep going. Returns whether the proof was sent."""
+    from .tasks import verify_puzzle
+
+    row = Puzzle.objects.filter(pk=pk, revision=revision).values("author_id").first()
+    if row is not None and row["author_id"] is not None:
+        ahead = list(
+            _active(row["author_id"])
+            .order_by(
+                Case(When(verdict=Verdict.RUNNING, then=0), default=1),
+                F("queued_at").asc(nulls_last=True),
+                "pk",
+            )
+            .values_list("pk", flat=True)[: settings.DAMA_AUTHOR_ACTIVE_PROOFS]
+        )
+        if pk not in ahead:
+            Puzzle.objects.filter(pk=pk, revision=revision, verdict=Verdict.PENDING).update(
+                queued_at=None
+            )
+            logger.info("puzzle %s waits for its author's earlier proofs", pk)
+            return False
+    verify_puzzle.delay(pk, revision)
+    return True
+
+
+def release(author_id: int | None) -> int:
+    """Send the author's waiting proofs (oldest first) while fewer than
+    ``DAMA_AUTHOR_ACTIVE_PROOFS`` are on the workers; called when one of their proofs ends.
+    Returns how many were sent."""
+    from .tasks import verify_puzzle
+
+    if author_id is None:
+        return 0
+    sent = 0
+    free = settings.DAMA_AUTHOR_ACTIVE_PROOFS - _active(author_id).count()
+    waiting = Puzzle.objects.filter(
+        author_id=author_id, verdict=Verdict.PENDING, queued_at__isnull=True
+    ).order_by("created", "pk")
+    for pk, revision in waiting.values_list("pk", "revision")[: max(0, free)]:
+        # the conditional update is the claim: of two releasers, one sends each proof
+        if Puzzle.objects.filter(
+            pk=pk, revision=revision, verdict=Verdict.PENDING, queued_at__isnull=True
+        ).update(queued_at=timezone.now()):
+            verify_puzzle.delay(pk, revision)
+            sent += 1
+    return sent
+
+
+def release_after(pk: int) -> int:
+    """Release the waiting proofs of the author of puzzle ``pk`` (its proof just ended)."""
+    row = Puzzle.objects.filter(pk=pk).values("author_id").first()
+    return release(row["author_id"]) if row else 0
+
+
+def waiting_count(author_id: int) -> int:
+    """How many of the author's proofs wait their turn."""
+    return Puzzle.objects.filter(
+        author_id=author_id, verdict=Verdict.PENDING, queued_at__isnull=True
+    ).count()
+
+
 def sweep(now=None) -> dict[str, int]:
     """Enqueue again the proofs that look lost (pending too long, or running without progress);
-    give up on those tried ``DAMA_VERIFY_MAX_ATTEMPTS`` times (verdict error)."""
+    give up on those tried ``DAMA_VERIFY_MAX_ATTEMPTS`` times (verdict error). Proofs waiting for
+    their author's turn look lost too: enqueued again, they pass :func:`dispatch` again, so the
+    sweeper also releases them if a release was missed."""
     lost = Puzzle.objects.lost(now)
     gave_up = lost.filter(attempts__gte=settings.DAMA_VERIFY_MAX_ATTEMPTS).update(
         verdict=Verdict.ERROR,

@@ -919,3 +919,129 @@ def test_a_goal_saved_without_validation_gets_the_verdict_error(new):
     assert verify_puzzle.apply(args=(puzzle.pk, 1)).get() == "error"
     puzzle.refresh_from_db()
     assert "unknown goal 'mate'" in puzzle.error
+
+
+# -- wrong moves are refuted on the worker, with the proof (issue 14) --------------------------------
+
+#: a teacher's kind of deep puzzle: win four points within four moves, wrong moves at every turn
+DEEP = {"variant": "brazilian", "fen": "W:W6,13,20,25:B11,19,K31", "goal": "gain:4", "horizon": 4}
+
+
+def clicked(route: str) -> str:
+    """A route as the board posts it, landing by landing (``22-17`` -> ``22,17``)."""
+    return ",".join(re.split(r"[-x]", route))
+
+
+def test_a_unique_verdict_stores_a_refutation_of_every_wrong_first_move(new):
+    puzzle = prove(new(**GAIN))
+    board = engine.position(puzzle.fen, puzzle.variant)
+    accepted = {(n["start"], n["end"], frozenset(n["captured"])) for n in puzzle.proof["proof"]}
+    wrong = {m.route_str(0) for m in board.legal_moves if m.key() not in accepted}
+    table = puzzle.proof["refutations"]
+    assert wrong and set(table[""]) == wrong
+    # 22-18 lets Black capture at once; the quiet moves let Black wait
+    assert table[""]["22-18"] == {"reply": "15x22", "notation": "15x22", "captured": 1}
+    # and later positions of the proof where the solver is to move: after 22-17 13x22, 26x17
+    assert set(table["22-17 13x22"]) == {"26x17"}
+
+
+def test_later_solver_positions_of_a_deep_proof_have_their_wrong_moves_refuted(new):
+    puzzle = prove(new(**DEEP))
+    table = puzzle.proof["refutations"]
+    deeper = [line for line in table if len(line.split()) >= 4]
+    assert deeper, table.keys()
+    for line in deeper:
+        board = engine.position(puzzle.fen, puzzle.variant)
+        for text in line.split():
+            board.push(board.parse_move(text))
+        for route, answer in table[line].items():
+            board.push(board.parse_move(route))
+            reply = board.parse_move(answer["reply"])  # a legal reply of the defender
+            assert len(reply.captured) == answer["captured"]
+            board.pop()
+
+
+def test_the_refutations_stop_at_their_time_budget(new):
+    puzzle = prove(new(**DEEP))
+    table = engine.refutations(
+        puzzle.variant, puzzle.fen, puzzle.goal, puzzle.horizon, puzzle.proof["proof"], seconds=0
+    )
+    assert table == {}
+
+
+def test_the_refutations_fit_in_the_tasks_soft_time_limit(settings):
+    settings.DAMA_REFUTATION_SECONDS = 20
+    settings.DAMA_VERIFY_SOFT_TIME_LIMIT = 360
+    assert verification.refutation_seconds({"seconds": 60}) == 20
+    assert verification.refutation_seconds({"seconds": 335}) == 15
+    assert verification.refutation_seconds({"seconds": 350}) == 0
+
+
+def no_search(*args, **kwargs):
+    raise AssertionError("the engine searched inside a web request")
+
+
+@pytest.fixture
+def searching_forbidden(monkeypatch):
+    """Every entry point of the solver raises: a request that searches fails the test."""
+    import dama.solve
+
+    for module, name in [
+        (dama.solve, "solve"),
+        (engine, "refutation"),
+        (engine, "refutations"),
+        (engine, "_still_reaches"),
+        (engine, "prove"),
+    ]:
+        monkeypatch.setattr(module, name, no_search)
+
+
+def play_wrong(client, puzzle: Puzzle, route: str):
+    page = client.get(f"/puzzles/{puzzle.variant}/{puzzle.pk}/").content.decode()
+    attempt = re.search(r'data-attempt="(\d+)"', page).group(1)
+    return client.post(
+        f"/puzzles/attempt/{attempt}/move", {"route": clicked(route)}, HTTP_HX_REQUEST="true"
+    )
+
+
+def test_a_wrong_move_on_a_deep_puzzle_is_answered_from_the_stored_refutation_without_a_search(
+    client, new, monkeypatch, request
+):
+    puzzle = prove(new(**DEEP))
+    stored = puzzle.proof["refutations"][""]["20-16"]
+    request.getfixturevalue("searching_forbidden")
+    response = play_wrong(client, puzzle, "20-16")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f"this lets Black play {stored['notation']}, capturing 1 piece." in html
+    assert 'data-testid="refutation"' in html
+
+
+def test_a_wrong_move_with_no_stored_refutation_is_answered_without_one_and_without_a_search(
+    client, new, request
+):
+    puzzle = prove(new(**DEEP))
+    proof = dict(puzzle.proof)
+    del proof["refutations"]
+    Puzzle.objects.filter(pk=puzzle.pk).update(proof=proof)
+    request.getfixturevalue("searching_forbidden")
+    response = play_wrong(client, puzzle, "20-16")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "does not reach the goal." in html
+    assert 'data-testid="refutation"' not in html
+
+
+def test_verify_puzzles_refutations_proves_again_the_unique_puzzles_stored_without_them(new):
+    old = prove(new(**GAIN))
+    proof = dict(old.proof)
+    del proof["refutations"]
+    Puzzle.objects.filter(pk=old.pk).update(proof=proof)
+    current = prove(new(**DEEP))
+    before = current.verified_at
+    out = io.StringIO()
+    call_command("verify_puzzles", "--refutations", "--in-process", stdout=out)
+    old.refresh_from_db()
+    current.refresh_from_db()
+    assert "22-18" in old.proof["refutations"][""]
+    assert current.verified_at == before  # it had its refutations: not proven again

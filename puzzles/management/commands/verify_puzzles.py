@@ -5,6 +5,7 @@ manage.py verify_puzzles --stale            # verdicts an older engine version m
 manage.py verify_puzzles --all --variant czech --in-process
 manage.py verify_puzzles --ids 12 40 --no-wait
 manage.py verify_puzzles --sweep            # what the periodic sweeper does, once
+manage.py verify_puzzles --refutations      # unique proofs stored without refutations of wrong moves
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ class Command(BaseCommand):
         )
         which.add_argument("--all", action="store_true", help="every puzzle, proven or not")
         which.add_argument("--ids", nargs="+", type=int, metavar="ID", help="these puzzles")
+        which.add_argument(
+            "--refutations",
+            action="store_true",
+            help="unique puzzles proven before wrong moves were refuted with the proof",
+        )
         which.add_argument(
             "--sweep",
             action="store_true",
@@ -67,6 +73,8 @@ class Command(BaseCommand):
         force = True
         if opts["ids"]:
             puzzles = puzzles.filter(pk__in=opts["ids"])
+        elif opts["refutations"]:
+            puzzles = puzzles.filter(verdict=Verdict.UNIQUE).exclude(proof__has_key="refutations")
         elif opts["stale"]:
             puzzles = puzzles.stale()
             force = False  # the old verdict stays until the new one arrives
