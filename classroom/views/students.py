@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import progress
@@ -18,6 +19,7 @@ from .access import class_for, student_of
 
 
 @login_required
+@never_cache  # the answer shows new passwords in clear: no cache may keep it
 @require_http_methods(["GET", "POST"])
 def students_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Accounts for children without e-mail; the answer is the page of login cards to print (the
@@ -25,7 +27,7 @@ def students_create(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = class_for(request, pk)
     form = StudentAccountsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        made = classroom.create_student_accounts(form.cleaned_data["names"], request.user)
+        made = classroom.create_student_accounts(form.cleaned_data["names"])
         return render(
             request,
             "classroom/cards.html",
@@ -44,6 +46,7 @@ def students_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@never_cache  # the answer shows the new password in clear
 @require_POST
 def student_password(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     classroom = class_for(request, pk)

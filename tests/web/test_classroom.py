@@ -7,9 +7,12 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date, timedelta
+from typing import ClassVar
 
 import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 
 from classroom import engine
 from classroom.models import Assignment, Classroom, Membership, PuzzleSet
@@ -85,7 +88,7 @@ def other_class(other_teacher, outsider):
 @pytest.fixture
 def child(classroom, teacher):
     """A child whose account the class made (no e-mail; the teachers reset the password)."""
-    user, _password = classroom.create_student_accounts(["Eva Malá"], teacher)[0]
+    user, _password = classroom.create_student_accounts(["Eva Malá"])[0]
     return user
 
 
@@ -632,7 +635,7 @@ def test_student_page_shows_their_lesson_progress(client, teacher, classroom, st
 
 
 def test_csv_cells_that_look_like_formulas_are_quoted(client, teacher, classroom, assignment):
-    classroom.create_student_accounts(["=HYPERLINK(1)"], teacher)
+    classroom.create_student_accounts(["=HYPERLINK(1)"])
     client.force_login(teacher)
     text = client.get(f"/teach/classes/{classroom.pk}/progress.csv").content.decode()
     assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text
@@ -744,3 +747,99 @@ def test_teachers_pages_speak_czech(client, teacher, classroom):
     assert "Vaše třídy" in page and "Nová sbírka" in page
     page = client.get(classroom.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert "Pozvat žáky" in page and "Založit účty dětem" in page
+
+
+# -- issue 22: accounts made outside a long transaction, passwords never cached, join codes --------
+
+HASHER = f"{__name__}.RecordingHasher"
+
+
+class RecordingHasher(MD5PasswordHasher):
+    """MD5 (fast, for tests) that notes, for each password it hashes, whether a transaction is
+    open at that moment."""
+
+    in_transaction: ClassVar[list[bool]] = []
+
+    def encode(self, password: str, salt: str) -> str:
+        RecordingHasher.in_transaction.append(connection.in_atomic_block)
+        return super().encode(password, salt)
+
+
+@pytest.fixture
+def recording_hasher(settings):
+    settings.PASSWORD_HASHERS = [HASHER, *settings.PASSWORD_HASHERS]
+    RecordingHasher.in_transaction.clear()
+    return RecordingHasher.in_transaction
+
+
+def queries_in_transactions(action) -> list[str]:
+    """The SQL that ``action()`` runs while a transaction is open."""
+    inside: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        if connection.in_atomic_block:
+            inside.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        action()
+    return inside
+
+
+# -- new students' accounts -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_students_passwords_are_hashed_before_the_transaction_that_makes_their_accounts(
+    classroom, recording_hasher
+):
+    made = classroom.create_student_accounts(["Anna Nováková", "Petr Dvořák", "Eva Malá"])
+    assert recording_hasher == [False, False, False]
+    for user, password in made:
+        user.refresh_from_db()
+        assert user.check_password(password)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("count", [2, 12])
+def test_making_any_number_of_accounts_writes_three_queries_in_one_transaction(classroom, count):
+    names = [f"Kid {n}" for n in range(count)]
+    inside = queries_in_transactions(lambda: classroom.create_student_accounts(names))
+    assert len(inside) == 3 and all(sql.lstrip().upper().startswith("INSERT") for sql in inside)
+    made = Membership.objects.filter(classroom=classroom, managed=True).select_related(
+        "user__profile"
+    )
+    assert sorted(m.user.first_name for m in made) == sorted(names)
+    assert {m.user.profile.preferred_variant for m in made} == {classroom.variant}
+
+
+@pytest.mark.django_db
+def test_children_with_the_same_name_get_different_usernames(classroom):
+    made = classroom.create_student_accounts(["Jan Novák"] * 8)
+    usernames = [user.username for user, _password in made]
+    assert len(set(usernames)) == 8 and all(u.startswith("jan-novak-") for u in usernames)
+
+
+# -- passwords in clear are never cached ------------------------------------------------------------
+
+
+def assert_not_stored(response) -> None:
+    assert response.status_code == 200
+    assert 'data-testid="card-password"' in response.content.decode()
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_the_login_cards_of_new_accounts_are_never_stored_by_a_cache(client, teacher, classroom):
+    client.force_login(teacher)
+    url = f"/teach/classes/{classroom.pk}/students/new/"
+    assert_not_stored(client.post(url, {"names": "Anna Nováková"}))
+
+
+@pytest.mark.django_db
+def test_a_childs_new_password_is_never_stored_by_a_cache(client, teacher, classroom, child):
+    client.force_login(teacher)
+    url = f"/teach/classes/{classroom.pk}/students/{child.pk}/password/"
+    assert_not_stored(client.post(url))
+    client.logout()
+    assert not client.login(username=child.username, password=PASSWORD)
