@@ -191,7 +191,7 @@ def is_verdict(data: Any) -> bool:
 def accepted_moves(proof: dict[str, Any], played: Iterable[str]) -> list[dict[str, Any]]:
     """The solver moves a proof accepts after ``played`` (full routes, solver first): each as
     ``{"move", "routes", "start", "end", "captured"}``; empty once ``played`` leaves the proof."""
-    v = dama.solve.Verdict.from_dict(proof)
+    tree = dama.solve.Verdict.from_dict(proof).tree
     return [
         {
             "move": m.text,
@@ -200,7 +200,7 @@ def accepted_moves(proof: dict[str, Any], played: Iterable[str]) -> list[dict[st
             "end": m.end,
             "captured": list(m.captured),
         }
-        for m in v.accepted_moves(played)
+        for m in tree.accepted(list(played))
     ]
 
 
@@ -215,10 +215,7 @@ def proof_accepts(
         key = board.parse_move(move).key()
     except ValueError:
         return False
-    return any(
-        (m["start"], m["end"], frozenset(m["captured"])) == key
-        for m in accepted_moves(proof, played)
-    )
+    return dama.solve.Verdict.from_dict(proof).tree.find(played, key) is not None
 
 
 # -- diagrams --------------------------------------------------------------------------------------
