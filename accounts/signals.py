@@ -1,4 +1,5 @@
-"""Every account gets a profile; at login the visitor's choices follow them into the account."""
+"""Every account gets a profile; at login the visitor's choices follow them into the account,
+and later choices (``core.signals.preferences_chosen``) are kept there."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from core.signals import preferences_chosen
 from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
 from core.variants import VARIANTS
 
@@ -27,3 +29,15 @@ def remember_choices(sender, request, user, **kwargs) -> None:
     variant = request.session.get(VARIANT_SESSION_KEY)
     if variant in VARIANTS:
         Profile.objects.update_or_create(user=user, defaults={"preferred_variant": variant})
+
+
+#: the profile fields ``core.signals.preferences_chosen`` may set
+CHOICES = ("preferred_variant", "language")
+
+
+@receiver(preferences_chosen, dispatch_uid="accounts.keep_preferences")
+def keep_preferences(sender, user, **choices) -> None:
+    """A signed-in user's variant or language, chosen anywhere on the site, goes into the profile."""
+    changes = {name: value for name, value in choices.items() if name in CHOICES}
+    if changes:
+        Profile.objects.filter(user=user).update(**changes)

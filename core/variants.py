@@ -12,6 +12,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .signals import preferences_chosen
+
 
 @dataclass(frozen=True)
 class VariantInfo:
@@ -77,14 +79,12 @@ def current_variant(request) -> str:
 
 
 def remember_variant(request, name: str) -> None:
-    """Keep the visitor's choice in the session, and in the profile for an account."""
+    """Keep the visitor's choice in the session, and (through ``preferences_chosen``) in the
+    profile of an account."""
     get_variant(name)
     request.session[SESSION_KEY] = name
-    user = request.user
-    if user.is_authenticated:
-        from accounts.models import Profile
-
-        Profile.objects.filter(user=user).update(preferred_variant=name)
+    if request.user.is_authenticated:
+        preferences_chosen.send(sender=None, user=request.user, preferred_variant=name)
 
 
 class VariantConverter:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import engine, health
 from .forms import MoveForm
 from .models import Job
+from .signals import preferences_chosen
 from .tasks import probe
 from .variants import VARIANTS, current_variant, get_variant, remember_variant
 
@@ -116,9 +117,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     )
     translation.activate(language)
     if request.user.is_authenticated:
-        from accounts.models import Profile
-
-        Profile.objects.filter(user=request.user).update(language=language)
+        preferences_chosen.send(sender=None, user=request.user, language=language)
     return response
 
 
