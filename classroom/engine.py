@@ -9,7 +9,7 @@ solution, worksheet diagrams with square numbers, and PDN import/export of puzzl
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ PIECES = {
 #: the largest PDN file a teacher may import, in bytes, and the most entries read from one
 MAX_IMPORT_BYTES = 512 * 1024
 MAX_IMPORT_ENTRIES = 200
-#: limits of the quick search the editor runs in the request when a teacher asks for the solution
+#: limits of the quick search a worker runs when a teacher asks the engine for the solution
 QUICK_SOLVE_SECONDS = 3.0
 QUICK_SOLVE_NODES = 300_000
 
@@ -164,9 +164,17 @@ def play_on_line(
     return [*texts, _text(board, move)]
 
 
-def quick_solve(variant: str, fen: str, goal: str, horizon: int | None) -> dict[str, Any]:
-    """The engine's search for a solution within a few seconds, in the request: the verdict as
-    plain data (``kind``, ``solution``, ``alternatives``, ``refutation``, ``reason``)."""
+def quick_solve(
+    variant: str,
+    fen: str,
+    goal: str,
+    horizon: int | None,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
+    """The engine's search for a solution within a few seconds (on a worker: the editor's "Ask
+    the engine" job, ``classroom.tasks.deep_solve``): the verdict as plain data (``kind``,
+    ``solution``, ``alternatives``, ``refutation``, ``reason``). ``progress(fraction)`` hears how
+    much of the search's budget (time or nodes, whichever runs out first) is spent."""
     board = _board(fen, variant)
     try:
         g = dama.solve.parse_goal(goal)
@@ -175,7 +183,13 @@ def quick_solve(variant: str, fen: str, goal: str, horizon: int | None) -> dict[
         )
     except ValueError as exc:
         raise ValidationError(str(exc), code="goal") from None
-    verdict = dama.solve.solve(board, g, limits)
+    report = None
+    if progress is not None:
+
+        def report(nodes: int, depth: int, elapsed: float) -> None:
+            progress(max(nodes / QUICK_SOLVE_NODES, elapsed / QUICK_SOLVE_SECONDS))
+
+    verdict = dama.solve.solve(board, g, limits, progress=report)
     data = verdict.to_dict()
     return {k: data[k] for k in ("kind", "solution", "alternatives", "refutation", "reason")}
 

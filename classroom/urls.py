@@ -60,6 +60,11 @@ urlpatterns = [
     path("sets/<int:pk>/editor/board/", editor.editor_board, name="editor_board"),
     path("sets/<int:pk>/editor/line/", editor.editor_line, name="editor_line"),
     path("sets/<int:pk>/editor/solve/", editor.editor_solve, name="editor_solve"),
+    path(
+        "sets/<int:pk>/editor/solve/<uuid:job_id>/",
+        editor.editor_solve_job,
+        name="editor_solve_job",
+    ),
     path("sets/<int:pk>/assign/", assignments.set_assign, name="set_assign"),
     path("sets/<int:pk>/worksheet/", sets.worksheet, name="worksheet"),
     path("sets/<int:pk>/export.pdn", pdn.set_pdn, name="set_pdn"),

@@ -86,6 +86,14 @@ class Job(models.Model):
             self.status, self.worker, self.started = self.Status.RUNNING, worker, now
         return bool(claimed)
 
+    def report(self, progress: int) -> bool:
+        """Write the progress (0-99 %) of a running job; False when it is no longer running."""
+        progress = max(0, min(99, int(progress)))
+        done = Job.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(progress=progress)
+        if done:
+            self.progress = progress
+        return bool(done)
+
     def finish(self, result: Any) -> bool:
         now = timezone.now()
         done = Job.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(

@@ -3,22 +3,29 @@ the set (which proves it on the workers)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.models import Job
 from puzzles.models import Puzzle
 from puzzles.views import proof_context
 
 from .. import engine
 from ..forms import PuzzleForm
 from ..models import PuzzleSet
+from ..tasks import SOLVE_JOB, deep_solve
 from .access import set_for
 
 
@@ -234,44 +241,107 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+#: a teacher waits for one "Ask the engine" at a time (a job older than this no longer counts)
+SOLVE_JOB_PATIENCE = timedelta(seconds=60)
+
+
 @login_required
 @require_POST
 def editor_solve(request: HttpRequest, pk: int) -> HttpResponse:
-    """Ask the engine for the solution (a quick search in the request); its main line goes on
-    the solution board. The full proof runs on the workers when the puzzle is saved."""
+    """Ask the engine for the solution: a job for the workers (``classroom.tasks.deep_solve``),
+    answered at once (202) with its progress, which the page polls (:func:`editor_solve_job`);
+    the solution found then goes on the solution board. The full proof runs on the workers when
+    the puzzle is saved."""
     puzzle_set = set_for(request, pk)
     variant = puzzle_set.variant
     form = PuzzleForm(request.POST, variant=variant)
     form.is_valid()
     data = form.cleaned_data
     fen = data.get("fen") or ""
+    context = {"puzzle_set": puzzle_set}
     if "fen" in form.errors or "goal_text" not in data:
         message = " ".join(m for errs in form.errors.values() for m in errs)
-        return HttpResponse(escape(message), status=400)  # it quotes the input
-    verdict = engine.quick_solve(variant, fen, data["goal_text"], data.get("horizon"))
+        context["engine_error"] = message
+        return render(request, "classroom/editor.html#engine-job", context, status=400)
+    busy = Job.objects.pending().filter(
+        kind=SOLVE_JOB, owner=request.user, created__gte=timezone.now() - SOLVE_JOB_PATIENCE
+    )
+    if busy.exists():
+        context["engine_error"] = _(
+            "The engine is still answering your last question: wait for it, then ask again."
+        )
+        return render(request, "classroom/editor.html#engine-job", context, status=409)
+    job = Job.objects.create(
+        kind=SOLVE_JOB,
+        owner=request.user,
+        params={
+            "set": puzzle_set.pk,
+            "variant": variant,
+            "fen": fen,
+            "goal": data["goal_text"],
+            "horizon": data.get("horizon"),
+            "language": translation.get_language(),
+        },
+    )
+    job_id = str(job.pk)
+    transaction.on_commit(lambda: deep_solve.delay(job_id))
+    context["job"] = job
+    response = render(request, "classroom/editor.html#engine-job", context, status=202)
+    response["Location"] = reverse("classroom:editor_solve_job", args=[puzzle_set.pk, job.pk])
+    return response
+
+
+def engine_answer(verdict: dict) -> tuple[list[str], str]:
+    """The line to put on the solution board and what to say, for the engine's ``verdict``."""
     kind = verdict["kind"]
-    line: list[str] = []
     if kind == "unique":
-        line = verdict["solution"]
-        message = _("The engine found the solution; it is unique within its quick search.")
-    elif kind == "cooked":
-        line = verdict["solution"]
+        return verdict["solution"], _(
+            "The engine found the solution; it is unique within its quick search."
+        )
+    if kind == "cooked":
         others = ", ".join(alt[0] for alt in verdict["alternatives"] if alt)
         message = _("The engine found a solution, but also %(others)s: the puzzle is cooked.") % {
             "others": others
         }
-    elif kind == "no_solution":
+        return verdict["solution"], message
+    if kind == "no_solution":
         message = _("The engine found no solution for this goal.")
         if verdict["refutation"]:
             message += " " + _("Best try and refutation: %(line)s") % {
                 "line": " ".join(verdict["refutation"])
             }
-    else:
-        message = _(
-            "The quick search could not decide; save the puzzle and the workers prove it with "
-            "their full limits."
-        )
-    context = _line_context(
-        puzzle_set, fen, line, message=message, is_error=kind not in ("unique",), verdict=kind
+        return [], message
+    return [], _(
+        "The quick search could not decide; save the puzzle and the workers prove it with "
+        "their full limits."
     )
-    return render(request, "classroom/editor.html#solution-update", context)
+
+
+@login_required
+@never_cache
+@require_GET
+def editor_solve_job(request: HttpRequest, pk: int, job_id: str) -> HttpResponse:
+    """The "Ask the engine" job as the editor polls it: its progress while it runs; once done,
+    the solution on the solution board (swapped in out of band) and what the engine said."""
+    puzzle_set = set_for(request, pk)
+    job = Job.objects.visible_to(request).filter(pk=job_id, kind=SOLVE_JOB).first()
+    if job is None or job.params.get("set") != puzzle_set.pk:
+        raise Http404(_("No such job."))
+    context: dict = {"puzzle_set": puzzle_set, "job": job}
+    if job.status == Job.Status.FAILED:
+        context["engine_error"] = _("The engine could not answer: %(error)s") % {"error": job.error}
+    if job.status != Job.Status.DONE:
+        return render(request, "classroom/editor.html#engine-job", context)
+    line, message = engine_answer(job.result)
+    kind = job.result["kind"]
+    context.update(
+        _line_context(
+            puzzle_set,
+            job.params["fen"],
+            line,
+            message=message,
+            is_error=kind != "unique",
+            verdict=kind,
+        )
+    )
+    return render(request, "classroom/editor.html#engine-answer", context)

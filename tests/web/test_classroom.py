@@ -13,9 +13,11 @@ import pytest
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import TestCase
 
 from classroom import engine
 from classroom.models import Assignment, Classroom, Membership, PuzzleSet
+from core.models import Job
 from lessons.models import StepProgress
 from puzzles import verification
 from puzzles.models import Puzzle, Verdict
@@ -376,26 +378,108 @@ def test_solution_is_entered_by_playing_it_on_the_board(client, teacher, puzzle_
     assert 'data-testid="solution-line">22-18<' in page
 
 
-def test_the_engine_finds_the_solution_when_the_teacher_asks(client, teacher, puzzle_set):
+def ask_engine(client, puzzle_set, data: dict, monkeypatch) -> tuple[str, str]:
+    """Ask the engine from the editor: the request only creates a job (202, no search: the
+    search functions raise meanwhile); the worker's task runs it here; the page's poll gets the
+    answer. Returns the first answer and the answer of the poll."""
+    import dama.solve
+    from classroom.tasks import deep_solve
+
+    sent: list[str] = []
+    with monkeypatch.context() as m:
+        m.setattr(deep_solve, "delay", sent.append)
+        m.setattr(dama.solve, "solve", search_forbidden)
+        m.setattr(engine, "quick_solve", search_forbidden)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            response = client.post(
+                f"/teach/sets/{puzzle_set.pk}/editor/solve/", data, HTTP_HX_REQUEST="true"
+            )
+    first = response.content.decode()
+    assert response.status_code == 202, first
+    job = Job.objects.get(pk=sent[-1])
+    assert job.kind == "editor_solve" and job.status == Job.Status.QUEUED
+    assert f'hx-get="{response["Location"]}"' in first and 'hx-trigger="load delay:1s"' in first
+    assert deep_solve.apply(args=(str(job.pk),)).get() == "done"
+    poll = client.get(response["Location"], HTTP_HX_REQUEST="true")
+    assert poll.status_code == 200
+    return first, poll.content.decode()
+
+
+def search_forbidden(*args, **kwargs):
+    raise AssertionError("the engine searched inside a web request")
+
+
+def test_the_engine_finds_the_solution_when_the_teacher_asks(
+    client, teacher, puzzle_set, monkeypatch
+):
     client.force_login(teacher)
-    response = client.post(
-        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
-        {"fen": CAPTURE["fen"], "goal": "capture"},
-        HTTP_HX_REQUEST="true",
+    _first, page = ask_engine(
+        client, puzzle_set, {"fen": CAPTURE["fen"], "goal": "capture"}, monkeypatch
     )
-    page = response.content.decode()
-    assert response.status_code == 200
     assert 'data-testid="solution-line">28x3<' in page or 'solution-line">28x19x12x3<' in page
-    page = client.post(
-        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
+    assert 'id="solution-editor" hx-swap-oob="true"' in page  # the solution board, out of band
+    assert "hx-get" not in page.split('id="solution-editor"')[0]  # the polling stopped
+    _first, page = ask_engine(
+        client,
+        puzzle_set,
         {"fen": GAIN["fen"], "goal": "gain", "gain": "1", "horizon": "2"},
-    ).content.decode()
+        monkeypatch,
+    )
     assert 'data-testid="solution-line">22-17 13x22 25x11<' in page or "22-17 13x22" in page
     assert "unique" in page
-    page = client.post(
-        f"/teach/sets/{puzzle_set.pk}/editor/solve/", {"fen": COOKED["fen"], "goal": "capture"}
-    ).content.decode()
+    _first, page = ask_engine(
+        client, puzzle_set, {"fen": COOKED["fen"], "goal": "capture"}, monkeypatch
+    )
     assert "cooked" in page
+
+
+def test_the_editor_follows_the_engines_progress_until_the_answer_comes(
+    client, teacher, puzzle_set
+):
+    client.force_login(teacher)
+    job = Job.objects.create(
+        kind="editor_solve",
+        owner=teacher,
+        params={"set": puzzle_set.pk, "variant": "czech", "fen": CAPTURE["fen"], "goal": "capture"},
+    )
+    url = f"/teach/sets/{puzzle_set.pk}/editor/solve/{job.pk}/"
+    page = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "waits for a worker" in page and f'hx-get="{url}"' in page
+    job.claim("w1")
+    job.report(40)
+    page = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "The engine is searching" in page and 'value="40"' in page and f'hx-get="{url}"' in page
+    job.fail("the search ran past the worker's time limit")
+    page = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "The engine could not answer: the search ran past" in page and "hx-get" not in page
+
+
+def test_one_question_to_the_engine_at_a_time_and_only_the_asker_follows_it(
+    client, teacher, other_teacher, puzzle_set, monkeypatch
+):
+    from classroom.tasks import deep_solve
+
+    monkeypatch.setattr(deep_solve, "delay", lambda job_id: None)
+    client.force_login(teacher)
+    url = f"/teach/sets/{puzzle_set.pk}/editor/solve/"
+    first = client.post(url, {"fen": CAPTURE["fen"], "goal": "capture"}, HTTP_HX_REQUEST="true")
+    assert first.status_code == 202
+    again = client.post(url, {"fen": CAPTURE["fen"], "goal": "capture"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409
+    assert "still answering your last question" in again.content.decode()
+    assert Job.objects.count() == 1
+    client.force_login(other_teacher)
+    assert client.get(first["Location"]).status_code == 404
+
+
+def test_asking_the_engine_about_a_bad_position_is_a_400_saying_why(client, teacher, puzzle_set):
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/", {"fen": "W:W99:B1", "goal": "capture"}
+    )
+    assert response.status_code == 400
+    assert 'id="engine-job"' in response.content.decode()
+    assert not Job.objects.exists()
 
 
 def test_saving_a_puzzle_from_the_editor_enqueues_its_proof_and_shows_it_arriving(

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from classroom import urls as classroom_urls
+from core.models import Job
 
 from .test_classroom import (  # noqa: F401 - fixtures
     CAPTURE,
@@ -80,7 +81,8 @@ MATRIX = [
     ("puzzle_edit", "get", lambda o: {"pk": o.puzzle_set.pk, "puzzle_id": o.item.puzzle_id}, None, SET_OWNER),
     ("editor_board", "post", lambda o: {"pk": o.puzzle_set.pk}, {"fen": "W:W:B", "square": "22", "piece": "w"}, SET_OWNER),
     ("editor_line", "post", lambda o: {"pk": o.puzzle_set.pk}, {"fen": CAPTURE["fen"], "line": "", "move": "28x3"}, SET_OWNER),
-    ("editor_solve", "post", lambda o: {"pk": o.puzzle_set.pk}, {"fen": CAPTURE["fen"], "goal": "capture"}, SET_OWNER),
+    ("editor_solve", "post", lambda o: {"pk": o.puzzle_set.pk}, {"fen": CAPTURE["fen"], "goal": "capture"}, {**SET_OWNER, "teacher": 202}),
+    ("editor_solve_job", "get", lambda o: {"pk": o.puzzle_set.pk, "job_id": o.solve_job.pk}, None, SET_OWNER),
     ("set_assign", "get", lambda o: {"pk": o.puzzle_set.pk}, None, SET_OWNER),
     ("set_assign", "post", lambda o: {"pk": o.puzzle_set.pk}, lambda o: {"classroom": o.other_class.pk}, {**SET_OWNER, "teacher": 400}),
     ("worksheet", "get", lambda o: {"pk": o.puzzle_set.pk}, None, SET_READERS),
@@ -113,6 +115,13 @@ def world(db, request):
         assignment=assigned,
         puzzle_set=the_set,
         item=the_set.items().first(),
+        solve_job=Job.objects.create(
+            kind="editor_solve",
+            owner=get("teacher"),
+            params={"set": the_set.pk},
+            status=Job.Status.FAILED,
+            error="out of time",
+        ),
     )
 
 

@@ -140,11 +140,35 @@ def test_a_real_worker_runs_the_job_a_request_enqueued(
     )
 
 
-def test_healthz_is_200_when_a_worker_answers(client, celery_worker_process):
-    response = client.get("/healthz")
+def test_healthz_is_200_when_a_worker_answers(admin_client, celery_worker_process):
+    response = admin_client.get("/healthz")  # the details are for staff
     body = response.json()
     assert response.status_code == 200, body
     assert body["workers"]["method"] == (
         "ping" if settings.CELERY_BROKER_URL.startswith("redis") else "heartbeat"
     )
     assert celery_worker_process in body["workers"]["workers"]
+
+
+def test_a_real_worker_answers_the_teachers_question_to_the_engine(
+    client, teacher, celery_worker_process
+):
+    """The board editor's "Ask the engine" is a job: the request answers at once, a worker
+    searches (on the deep queue) and the page's poll brings the solution to the solution board."""
+    from classroom.models import PuzzleSet
+
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Shots", variant="czech")
+    client.force_login(teacher)
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/solve/",
+        {"fen": "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24", "goal": "capture"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 202
+    job = wait_for(Job.objects.get(kind="editor_solve"))
+    assert job.status == Job.Status.DONE, (job.status, job.error)
+    assert job.worker == celery_worker_process
+    assert job.result["kind"] == "unique" and job.progress == 100
+    page = client.get(response["Location"], HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="solution-line">28x19x12x3<' in page
+    assert "The engine found the solution" in page
