@@ -8,7 +8,6 @@ solution, worksheet diagrams with square numbers, and PDN import/export of puzzl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -323,7 +322,3 @@ def set_pdn(puzzles: Iterable[Any], title: str) -> str:
         d.title = d.title or f"{title} #{n}"
         data.append(d)
     return puzzle_engine.write_puzzles(data)
-
-
-def proof_json(proof: dict[str, Any] | None) -> str:
-    return json.dumps(proof or {}, separators=(",", ":"))

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import is_teacher
-from core.variants import VARIANT_CHOICES
+from core.board import play_line
+from puzzles.verification import check_author_horizon
 
 from . import engine
 from .models import Assignment, Classroom, PuzzleSet, normalise_code
@@ -134,6 +135,11 @@ class PuzzleForm(forms.Form):
     def clean_fen(self) -> str:
         return engine.normalise_fen(self.cleaned_data["fen"], self.variant)
 
+    def clean_horizon(self) -> int | None:
+        horizon = self.cleaned_data.get("horizon")
+        check_author_horizon(horizon)
+        return horizon
+
     def clean_solution(self) -> list[str]:
         return self.cleaned_data["solution"].split()
 
@@ -148,7 +154,7 @@ class PuzzleForm(forms.Form):
             data["horizon"] = 1
         if data.get("fen") and data.get("solution"):
             try:
-                engine.replay(self.variant, data["fen"], data["solution"])
+                play_line(self.variant, data["fen"], data["solution"])
             except ValidationError as exc:
                 self.add_error(None, exc)
         return data
@@ -215,6 +221,11 @@ class ImportForm(forms.Form):
             )
         return upload
 
+    def clean_horizon(self) -> int | None:
+        horizon = self.cleaned_data.get("horizon")
+        check_author_horizon(horizon)
+        return horizon
+
     def goal_text(self) -> str:
         goal = self.cleaned_data["goal"]
         return f"gain:{self.cleaned_data.get('gain') or 1}" if goal == "gain" else goal
@@ -253,6 +264,3 @@ class AssignForm(forms.ModelForm):
 
     def validate_unique(self):
         """The form checks the (set, class) pair itself: the set is not a field here."""
-
-
-VARIANT_FIELD_CHOICES = VARIANT_CHOICES

@@ -446,9 +446,6 @@ class PuzzleSet(models.Model):
         """The puzzles that stop the set from being assigned: every one that is not proven unique."""
         return [p for p in self.ordered_puzzles() if p.verdict != Verdict.UNIQUE]
 
-    def is_assignable(self) -> bool:
-        return self.setitem_set.exists() and not self.not_assignable()
-
 
 class SetItem(models.Model):
     puzzle_set = models.ForeignKey(PuzzleSet, on_delete=models.CASCADE, verbose_name=_("set"))

@@ -11,21 +11,14 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.apps import apps
-
 from core.variants import VARIANTS
+from lessons.course import all_courses
+from lessons.models import StepProgress
+from puzzles.models import Attempt, PlayerRating
 
 from .models import Assignment, Classroom
 
 SOLVED, FAILED, TRIED, NOT_TRIED = "solved", "failed", "tried", "not_tried"
-
-
-def attempt_model():
-    """``puzzles.Attempt`` (the trainer's log of attempts), or None before the trainer exists."""
-    try:
-        return apps.get_model("puzzles", "Attempt")
-    except LookupError:
-        return None
 
 
 @dataclass
@@ -78,9 +71,8 @@ def _summarise(attempts) -> Cell:
 
 def attempts_by_key(users, set_ids, puzzle_ids) -> dict[tuple[int, int, int], list[Any]]:
     """(user id, set id, puzzle id) -> attempts, oldest first."""
-    Attempt = attempt_model()
     out: dict[tuple[int, int, int], list[Any]] = {}
-    if Attempt is None or not set_ids:
+    if not set_ids:
         return out
     rows = Attempt.objects.filter(
         user__in=users, set_id__in=set_ids, puzzle_id__in=puzzle_ids
@@ -167,9 +159,6 @@ class CourseProgress:
 
 def lesson_progress(user) -> list[CourseProgress]:
     """Per course: steps done out of all, stars, hints, answers shown."""
-    from lessons.course import all_courses
-    from lessons.models import StepProgress
-
     rows = list(StepProgress.objects.filter(user=user))
     out = []
     for course in all_courses():
@@ -189,34 +178,20 @@ def lesson_progress(user) -> list[CourseProgress]:
 
 
 def ratings(user) -> list[dict[str, Any]]:
-    """The student's puzzle ratings per variant, when the trainer keeps them."""
-    for name in ("Rating", "PlayerRating", "UserRating"):
-        try:
-            model = apps.get_model("puzzles", name)
-        except LookupError:
-            continue
-        fields = {f.name for f in model._meta.get_fields()}
-        if "user" not in fields:
-            continue
-        out = []
-        for r in model.objects.filter(user=user):
-            out.append(
-                {
-                    "variant": str(VARIANTS[r.variant].title)
-                    if getattr(r, "variant", "") in VARIANTS
-                    else getattr(r, "variant", ""),
-                    "rating": round(getattr(r, "rating", 0) or 0),
-                    "deviation": round(getattr(r, "deviation", getattr(r, "rd", 0)) or 0),
-                }
-            )
-        return out
-    return []
+    """The student's puzzle ratings, one per variant played."""
+    return [
+        {
+            "variant": str(VARIANTS[r.variant].title) if r.variant in VARIANTS else r.variant,
+            "rating": round(r.rating),
+            "deviation": round(r.deviation),
+        }
+        for r in PlayerRating.objects.filter(user=user)
+    ]
 
 
 def attempt_log(user, set_ids) -> list[Any]:
     """Every attempt of the student at puzzles of the given sets, newest first."""
-    Attempt = attempt_model()
-    if Attempt is None or not set_ids:
+    if not set_ids:
         return []
     return list(
         Attempt.objects.filter(user=user, set_id__in=set_ids)

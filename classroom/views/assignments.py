@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,11 +21,7 @@ from .access import class_for, set_for
 def trainer_url(puzzle: Puzzle, set_id: int) -> str:
     """The trainer's page for ``puzzle`` (``/puzzles/<variant>/<id>/``), recording attempts
     against the set."""
-    try:
-        url = reverse("puzzles:solve", args=[puzzle.variant, puzzle.pk])
-    except NoReverseMatch:  # before the trainer (issue 6): the same address, by hand
-        url = reverse("puzzles:trainer", args=[puzzle.variant]) + f"{puzzle.pk}/"
-    return f"{url}?set={set_id}"
+    return reverse("puzzles:solve", args=[puzzle.variant, puzzle.pk]) + f"?set={set_id}"
 
 
 @login_required

@@ -21,7 +21,6 @@ def class_progress(request: HttpRequest, pk: int) -> HttpResponse:
             "classroom": classroom,
             "columns": columns,
             "rows": rows,
-            "trainer_ready": progress.attempt_model() is not None,
         },
     )
 

@@ -100,6 +100,5 @@ def student_detail(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
                 (a, progress.student_cells(a, student))
                 for a in classroom.assignments.select_related("puzzle_set")
             ],
-            "trainer_ready": progress.attempt_model() is not None,
         },
     )
