@@ -6,8 +6,6 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import is_teacher
-from core.board import play_line
-from puzzles.verification import check_author_horizon
 
 from . import engine
 from .models import Assignment, Classroom, PuzzleSet, normalise_code
@@ -135,11 +133,6 @@ class PuzzleForm(forms.Form):
     def clean_fen(self) -> str:
         return engine.normalise_fen(self.cleaned_data["fen"], self.variant)
 
-    def clean_horizon(self) -> int | None:
-        horizon = self.cleaned_data.get("horizon")
-        check_author_horizon(horizon)
-        return horizon
-
     def clean_solution(self) -> list[str]:
         return self.cleaned_data["solution"].split()
 
@@ -154,7 +147,7 @@ class PuzzleForm(forms.Form):
             data["horizon"] = 1
         if data.get("fen") and data.get("solution"):
             try:
-                play_line(self.variant, data["fen"], data["solution"])
+                engine.replay(self.variant, data["fen"], data["solution"])
             except ValidationError as exc:
                 self.add_error(None, exc)
         return data
@@ -220,11 +213,6 @@ class ImportForm(forms.Form):
                 params={"size": upload.size // 1024, "max": engine.MAX_IMPORT_BYTES // 1024},
             )
         return upload
-
-    def clean_horizon(self) -> int | None:
-        horizon = self.cleaned_data.get("horizon")
-        check_author_horizon(horizon)
-        return horizon
 
     def goal_text(self) -> str:
         goal = self.cleaned_data["goal"]
