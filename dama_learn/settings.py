@@ -147,10 +147,6 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-# Django's database sessions and model backend, each reading its row by one hand-written query
-# (core.sessions, accounts.backends: README "Hardening")
-SESSION_ENGINE = "core.sessions"
-AUTHENTICATION_BACKENDS = ["accounts.backends.ModelBackend"]
 
 ROOT_URLCONF = "dama_learn.urls"
 WSGI_APPLICATION = "dama_learn.wsgi.application"
@@ -208,6 +204,13 @@ if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
+# Sessions: Django's database store, read through the shared cache when there is one (a request
+# then reads its session from Redis, and the database only when the cache lost it).
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 
 # --- auth -----------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -7,12 +7,15 @@ class PuzzlesConfig(AppConfig):
     verbose_name = _("Puzzles")
 
     def ready(self) -> None:
-        # the trainer registers its session -> account hand-over (core.progress)
         from django.db.models.signals import post_delete, post_save
 
-        from . import trainer
+        # the ratings register the session -> account hand-over of a visitor's attempts
+        from . import (
+            rating,  # noqa: F401
+            stream,
+        )
         from .models import Puzzle
 
-        # the stream's rows of the pool, kept a few seconds per process (trainer.pool_rows)
-        post_save.connect(trainer.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.save")
-        post_delete.connect(trainer.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.del")
+        # the stream's rows of the pool, kept a few seconds per process (stream.pool_rows)
+        post_save.connect(stream.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.save")
+        post_delete.connect(stream.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.del")

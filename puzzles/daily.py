@@ -21,7 +21,8 @@ from django.utils import timezone
 from core.variants import VARIANT_NAMES
 
 from .models import Attempt, DailyPuzzle, Puzzle
-from .trainer import owned, public_pool
+from .player import Player
+from .stream import public_pool
 
 #: a puzzle is not the daily puzzle again within this many days
 NO_REPEAT_DAYS = 365
@@ -106,11 +107,26 @@ def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
     )
 
 
-def solved_days(request, variant: str) -> set[date]:
+def is_todays(puzzle: Puzzle) -> bool:
+    """Whether ``puzzle`` is today's daily puzzle of its variant: then it is played only as the
+    daily puzzle (its plain address would let a player see the solution there first)."""
+    if not puzzle.is_public:
+        return False
+    return DailyPuzzle.objects.filter(
+        variant=puzzle.variant, date=today(), puzzle_id=puzzle.pk
+    ).exists()
+
+
+def todays_ids() -> list[int]:
+    """The puzzles that are today's daily puzzles (the stream leaves them out)."""
+    return list(DailyPuzzle.objects.filter(date=today()).values_list("puzzle_id", flat=True))
+
+
+def solved_days(player: Player, variant: str) -> set[date]:
     """The dates whose daily puzzle the player solved on that very date."""
     days = set()
     for day, finished in (
-        owned(request)
+        player.attempts()
         .filter(
             source=Attempt.Source.DAILY,
             solved=True,
@@ -124,11 +140,11 @@ def solved_days(request, variant: str) -> set[date]:
     return days
 
 
-def streak(request, variant: str, day: date | None = None) -> dict[str, int | bool]:
+def streak(player: Player, variant: str, day: date | None = None) -> dict[str, int | bool]:
     """Consecutive days solved up to ``day`` (today counts once solved; an unsolved today does
     not break yesterday's streak yet), the best run, and whether today is done."""
     day = day or today()
-    days = solved_days(request, variant)
+    days = solved_days(player, variant)
     current = 0
     cursor = day if day in days else day - timedelta(days=1)
     while cursor in days:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 import dama
 import dama.mine
+import dama.proof
 import dama.solve
 import dama.svg
 from core import engine as core_engine
@@ -188,34 +189,10 @@ def is_verdict(data: Any) -> bool:
     return v.kind in VERDICT_KINDS
 
 
-def accepted_moves(proof: dict[str, Any], played: Iterable[str]) -> list[dict[str, Any]]:
-    """The solver moves a proof accepts after ``played`` (full routes, solver first): each as
-    ``{"move", "routes", "start", "end", "captured"}``; empty once ``played`` leaves the proof."""
-    tree = dama.solve.Verdict.from_dict(proof).tree
-    return [
-        {
-            "move": m.text,
-            "routes": list(m.routes),
-            "start": m.start,
-            "end": m.end,
-            "captured": list(m.captured),
-        }
-        for m in tree.accepted(list(played))
-    ]
-
-
-def proof_accepts(
-    variant: str, fen: str, proof: dict[str, Any], played: list[str], move: str
-) -> bool:
-    """True when the proof accepts ``move`` (any notation or route) after ``played``."""
-    board = position(fen, variant)
-    try:
-        for text in played:
-            board.push(board.parse_move(text))
-        key = board.parse_move(move).key()
-    except ValueError:
-        return False
-    return dama.solve.Verdict.from_dict(proof).tree.find(played, key) is not None
+def proof_tree(proof: dict[str, Any] | None) -> dama.proof.ProofTree:
+    """The proof tree of a stored verdict (``{}`` or None: an empty tree), for the trainer to ask
+    what it accepts (``puzzles.trainer.build_judge``)."""
+    return dama.proof.ProofTree.from_dict(proof or {})
 
 
 # -- diagrams --------------------------------------------------------------------------------------
@@ -450,6 +427,11 @@ class Entry:
 def _played(variant: str, fen: str, line: Iterable[str]) -> dama.Board:
     """The board after ``line`` (a copy: the caller may push and pop on it)."""
     return _played_cached(variant, fen, tuple(line)).copy()
+
+
+def fen_after(variant: str, fen: str, line: Iterable[str]) -> str:
+    """The position after ``line`` (moves as the proof writes them), as the engine writes it."""
+    return _played_cached(variant, fen, tuple(line)).fen()
 
 
 @lru_cache(maxsize=4096)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -22,11 +22,24 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.variants import VARIANT_CHOICES
 
 from . import engine, glicko2
+from .trainer import (
+    Conflict,
+    Judge,
+    Outcome,
+    Result,
+    build_judge,
+    cached_judge,
+    refutation_message,
+)
+
+if TYPE_CHECKING:
+    from .player import Player
 
 logger = logging.getLogger(__name__)
 
@@ -410,6 +423,16 @@ class Puzzle(models.Model):
 
     # -- reading the proof -------------------------------------------------------------------------
 
+    def judge(self) -> Judge:
+        """What the proof accepts at each point of the puzzle (:class:`~puzzles.trainer.Judge`):
+        worked out once per proof and process, and shared by every player."""
+        if "proof" not in self.__dict__:  # not loaded with the row: the process's cache
+            return cached_judge(self.pk, self.revision, self.verified_at)
+        judge = self.__dict__.get("_judge")
+        if judge is None:
+            judge = self.__dict__["_judge"] = build_judge(self.proof or {})
+        return judge
+
     @property
     def is_finished(self) -> bool:
         return self.verdict in FINAL
@@ -469,7 +492,11 @@ class Puzzle(models.Model):
         """Whether the proof accepts the author's first move (None without both)."""
         if self.verdict != Verdict.UNIQUE or not self.solution or not self.proof:
             return None
-        return engine.proof_accepts(self.variant, self.fen, self.proof, [], self.solution[0])
+        entry = engine.read_entry(self.variant, self.fen, [], text=self.solution[0])
+        if entry.status != "move":
+            return False
+        start, end, captured = entry.key
+        return self.judge().find([], (start, end, frozenset(captured))) is not None
 
 
 #: fields :meth:`Puzzle._void_proof` resets
@@ -529,12 +556,20 @@ def send_verification(pk: int, revision: int) -> None:
 # -- the trainer: attempts, ratings, daily puzzles (issue 6) ----------------------------------------
 
 
+#: the largest id a row can have (a larger one in an address is no attempt, and no query)
+MAX_ID = 2**63 - 1
+
+
 class Attempt(models.Model):
     """One go at one puzzle by a player (an account, or a visitor's session until sign-up).
 
     The trainer keeps the whole state on the server: ``line`` holds the moves on the board so far
-    (solver and defender alternating, full routes as in the proof); the browser only ever gets the
-    board. ``moves`` is what the player entered, each judged (``ok``) with the time it took.
+    (solver and defender alternating, full routes as in the proof) and ``position`` the position
+    they lead to, so that a move is read against it without replaying the line; the browser only
+    ever gets the board. ``moves`` is what the player entered, each judged (``ok``) with the time
+    it took. The state changes (:meth:`play`, :meth:`hint`, :meth:`give_up`, :meth:`retry`) take
+    the :class:`~puzzles.player.Player`; each writes only if nobody wrote the attempt since it
+    was read (``version``), else raises :class:`~puzzles.trainer.Conflict` having written nothing.
     """
 
     class Source(models.TextChoices):
@@ -542,6 +577,11 @@ class Attempt(models.Model):
         DAILY = "daily", _("daily puzzle")
         SET = "set", _("puzzle set")
         REPLAY = "replay", _("replay")
+
+    class State(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        SOLVED = "solved", _("solved")
+        SHOWN = "shown", _("solution shown")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -565,9 +605,13 @@ class Attempt(models.Model):
     solved = models.BooleanField(_("solved"), default=False)
     failed = models.BooleanField(_("failed"), default=False)
     rated = models.BooleanField(_("rated"), default=False)
+    #: the player's first attempt at the puzzle (only that one is rated), stored when it is made
+    first = models.BooleanField(_("first attempt"), default=False)
     seconds = models.FloatField(_("seconds"), default=0.0)
     # trainer state
     line = models.JSONField(_("moves on the board"), default=list, blank=True)
+    #: the position after ``line`` (empty: the puzzle's own)
+    position = models.CharField(_("position"), max_length=300, blank=True)
     daily_date = models.DateField(_("daily puzzle of"), null=True, blank=True)
     #: how many times the trainer wrote the attempt: each write is made only if nobody wrote it
     #: since it was read (two tabs, a double submit), see ``puzzles.trainer.Conflict``
@@ -586,13 +630,280 @@ class Attempt(models.Model):
         who = self.user or _("visitor")
         return f"{who} · {self.puzzle}"
 
+    # -- finding and starting attempts -------------------------------------------------------------
+
+    @staticmethod
+    def context(puzzle_id: int, source: str, extra: Any = "") -> str:
+        """The key of a context an attempt is played in (a puzzle of a stream, set or day)."""
+        return f"{source}:{puzzle_id}:{extra}"
+
+    @classmethod
+    def owned(cls, player: Player, pk: int, puzzle: Puzzle | None = None) -> Attempt | None:
+        """The attempt ``pk`` if ``player`` owns it, with its puzzle (``puzzle`` when given,
+        else read with it, less the proof: see :meth:`Puzzle.judge`)."""
+        if not 0 < pk <= MAX_ID or not player.may_own(pk):
+            return None
+        rows = cls.objects.filter(pk=pk)
+        rows = rows.filter(user_id=player.user_id) if player.is_account else rows.filter(user=None)
+        if puzzle is None:
+            rows = rows.select_related("puzzle").defer(*(f"puzzle__{f}" for f in HEAVY_FIELDS))
+        try:
+            attempt = rows.get()
+        except cls.DoesNotExist:
+            return None
+        if puzzle is not None:
+            if attempt.puzzle_id != puzzle.pk:
+                return None
+            attempt.puzzle = puzzle
+        return attempt
+
+    @classmethod
+    def start(
+        cls,
+        player: Player,
+        puzzle: Puzzle,
+        *,
+        source: str = Source.STREAM,
+        set_id: int | None = None,
+        daily_date=None,
+        fresh: bool = False,
+    ) -> Attempt:
+        """The attempt ``player`` is on for ``puzzle`` in this context, resumed, or a new one
+        (when there is none, or ``fresh``)."""
+        context = cls.context(puzzle.pk, source, set_id or daily_date or "")
+        if not fresh:
+            pk = player.current(context)
+            attempt = cls.owned(player, pk, puzzle) if pk is not None else None
+            if attempt is not None:
+                return attempt
+        attempt = cls(
+            user=player.user,
+            session_key=player.session_key(),
+            puzzle=puzzle,
+            source=source,
+            set_id=set_id,
+            daily_date=daily_date,
+            position=puzzle.fen,
+        )
+        earlier = list(
+            player.attempts()
+            .filter(puzzle=puzzle)
+            .values_list("set_id", "hints", "failed", "solution_shown")
+        )
+        attempt.first = not earlier
+        if set_id and earlier:
+            attempt.inherit(earlier)
+        attempt.save()
+        player.remember(context, attempt)
+        return attempt
+
+    def inherit(self, earlier: list[tuple[int | None, int, bool, bool]]) -> None:
+        """A set's attempt starts with what the player already saw of the puzzle: a failure or
+        a solution shown in any earlier attempt, and the hints taken outside the set (a teacher's
+        table must not read "solved, no hints" after the solution was shown elsewhere)."""
+        self.solution_shown = any(shown for _set, _hints, _failed, shown in earlier)
+        self.failed = self.solution_shown or any(failed for _s, _h, failed, _shown in earlier)
+        self.hints = sum(hints for set_id, hints, _f, _s in earlier if set_id != self.set_id)
+
+    # -- state -------------------------------------------------------------------------------------
+
     @property
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
     @property
+    def state(self) -> str:
+        if not self.is_finished:
+            return self.State.PLAYING
+        return self.State.SOLVED if self.solved else self.State.SHOWN
+
+    @property
     def variant(self) -> str:
         return self.puzzle.variant
+
+    @property
+    def score(self) -> float | None:
+        """The rated result of the attempt, or None while it is still open."""
+        if self.failed or self.solution_shown:
+            return 0.0
+        if self.solved:
+            return 0.5 if self.hints else 1.0
+        return None
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def play(self, player: Player, *, route: str = "", text: str = "") -> Result:
+        """Judge one move (a clicked route so far, or typed notation) against the proof; a move
+        it accepts is answered with the defender's most stubborn reply."""
+        if self.is_finished:
+            return Result(
+                Outcome.FINISHED, gettext("This puzzle is finished: press Retry to play it again.")
+            )
+        puzzle = self.puzzle
+        here = self.position or puzzle.fen
+        entry = engine.read_entry(puzzle.variant, here, [], route=route, text=text)
+        if entry.status == "continue":
+            return Result(Outcome.CONTINUE, entry.message, path=entry.path)
+        if entry.status == "bad":
+            return Result(Outcome.BAD, entry.message, article=entry.article)
+        ms = self._elapsed_ms()
+        if entry.status == "illegal":
+            self.moves = [*self.moves, {"text": entry.entered, "ok": False, "ms": ms}]
+            change = self._fail(player)
+            return Result(
+                Outcome.ILLEGAL,
+                entry.message,
+                article=entry.article,
+                squares=entry.squares,
+                played=entry.entered,
+                rating_change=change,
+            )
+        line = list(self.line)
+        judge = puzzle.judge()
+        start, end, captured = entry.key
+        accepted = judge.find(line, (start, end, frozenset(captured)))
+        if accepted is None:
+            self.moves = [*self.moves, {"text": entry.notation, "ok": False, "ms": ms}]
+            change = self._fail(player)
+            # refuted by the proof's worker (no search here); none stored: answered without
+            refutation = judge.refutation(line, entry.route)
+            if refutation:
+                refutation["wrong"] = entry.route
+                refutation["wrong_notation"] = entry.notation
+            return Result(
+                Outcome.WRONG,
+                refutation_message(puzzle.white_to_move, entry.notation, refutation),
+                played=entry.notation,
+                refutation=refutation,
+                rating_change=change,
+            )
+        self.moves = [*self.moves, {"text": entry.notation, "ok": True, "ms": ms}]
+        played = [accepted.move]
+        reply_text = ""
+        if accepted.reply:
+            reply_text = engine.move_notation(puzzle.variant, here, played, accepted.reply)
+            played.append(accepted.reply)
+        self.line = [*line, *played]
+        self.position = engine.fen_after(puzzle.variant, here, played)
+        if accepted.done:
+            self.solved = True
+            self._stamp_finish()
+            score = None if self.failed else (0.5 if self.hints else 1.0)
+            change = self._write_and_rate(
+                player, ["moves", "line", "position", "solved", *FINISH_FIELDS], score
+            )
+            return Result(
+                Outcome.SOLVED,
+                gettext("Solved!") if not self.failed else gettext("Solved, after a mistake."),
+                played=entry.notation,
+                reply=reply_text,
+                rating_change=change,
+            )
+        self._write(["moves", "line", "position"])
+        return Result(
+            Outcome.RIGHT,
+            gettext("Right! %(side)s answers %(reply)s. Your move.")
+            % {
+                "side": gettext("Black") if puzzle.white_to_move else gettext("White"),
+                "reply": reply_text,
+            },
+            played=entry.notation,
+            reply=reply_text,
+        )
+
+    def hint(self) -> int | None:
+        """The square of the piece to move (counted as a hint); None when nothing is left to do."""
+        if self.is_finished:
+            return None
+        point = self.puzzle.judge().at(list(self.line))
+        if point is None:
+            return None
+        self.hints += 1
+        self._write(["hints"])
+        return point.hint
+
+    def give_up(self, player: Player) -> float | None:
+        """Finish the attempt by showing the solution (a failure when not solved yet): the
+        rating change, if it was rated."""
+        if self.is_finished:
+            return None
+        first_failure = not self.failed
+        self.solution_shown = True
+        self.failed = True
+        self._stamp_finish()
+        return self._write_and_rate(
+            player, ["solution_shown", "failed", *FINISH_FIELDS], 0.0 if first_failure else None
+        )
+
+    def retry(self, player: Player) -> Attempt:
+        """Back to the start: the same attempt while unfinished, else a new (unrated) replay."""
+        if not self.is_finished:
+            self.line = []
+            self.position = self.puzzle.fen
+            self._write(["line", "position"])
+            return self
+        return Attempt.start(
+            player,
+            self.puzzle,
+            source=self.Source.REPLAY if self.source != self.Source.DAILY else self.source,
+            set_id=self.set_id,
+            daily_date=self.daily_date,
+            fresh=True,
+        )
+
+    def solution(self) -> list[str]:
+        """The proof's main line (show it only once the attempt is finished)."""
+        return list(self.puzzle.judge().solution)
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def _elapsed_ms(self) -> int:
+        spent = sum(int(m.get("ms", 0)) for m in self.moves)
+        elapsed = (timezone.now() - self.started_at).total_seconds()
+        return max(0, int(elapsed * 1000) - spent)
+
+    def _stamp_finish(self) -> None:
+        now = timezone.now()
+        self.finished_at = now
+        self.seconds = round((now - self.started_at).total_seconds(), 3)
+
+    def _fail(self, player: Player) -> float | None:
+        first_failure = not self.failed
+        self.failed = True
+        return self._write_and_rate(player, ["moves", "failed"], 0.0 if first_failure else None)
+
+    def _write(self, fields: list[str]) -> None:
+        """Write ``fields`` if the row is still the one read (same ``version``), counting the
+        write; otherwise write nothing and raise :class:`~puzzles.trainer.Conflict`."""
+        written = Attempt.objects.filter(pk=self.pk, version=self.version).update(
+            version=F("version") + 1, **{name: getattr(self, name) for name in fields}
+        )
+        if not written:
+            raise Conflict(self.pk)
+        self.version += 1
+
+    def _write_and_rate(
+        self, player: Player, fields: list[str], score: float | None
+    ) -> float | None:
+        """Write ``fields`` and, given a ``score`` on the player's first attempt at the puzzle,
+        rate it in the same transaction (:mod:`puzzles.rating`): the player's rating change."""
+        if score is None or not self.first or self.rated:
+            self._write(fields)
+            return None
+        from . import rating  # the ratings module reads these models
+
+        with transaction.atomic():
+            if player.is_account:  # a visitor's rating is kept in the session
+                self.rated = True
+                fields = [*fields, "rated"]
+            self._write(fields)
+            return rating.rate(player, self, score)
+
+
+#: what finishing an attempt writes besides the result
+FINISH_FIELDS = ["finished_at", "seconds"]
+#: puzzle columns an attempt's page never needs (read apart, or only by the proof page)
+HEAVY_FIELDS = ("proof", "description", "limits", "solution", "error", "worker", "source")
 
 
 class PlayerRating(models.Model):

@@ -22,8 +22,19 @@ from django.views.decorators.http import require_GET, require_POST
 from core.variants import current_variant, get_variant, remember_variant
 
 from . import daily as daily_mod
-from . import engine, trainer
+from . import engine
+from .dashboard import dashboard as dashboard_data
 from .models import Attempt, PlayerRating
+from .player import Player
+from .stream import (
+    GOAL_FILTERS,
+    can_solve,
+    motif_choices,
+    next_puzzle,
+    playable,
+    set_for_attempt,
+)
+from .trainer import Conflict, Outcome, Result, goal_kind, goal_text
 
 ACTIONS = ("move", "hint", "solution", "retry")
 
@@ -46,9 +57,9 @@ def stream(request: HttpRequest, variant: str) -> HttpResponse:
     _remember(request, variant)
     goal = request.GET.get("goal", "")
     motif = request.GET.get("motif", "")[:40]
-    puzzle = trainer.next_puzzle(
-        request, variant, goal=goal, motif=motif, exclude=_int(request.GET.get("after"))
-    )
+    after = _int(request.GET.get("after"))
+    exclude = (*daily_mod.todays_ids(), *((after,) if after else ()))
+    puzzle = next_puzzle(Player.of(request), variant, goal=goal, motif=motif, exclude=exclude)
     if puzzle is None:
         return render(
             request,
@@ -89,7 +100,7 @@ def _filters(variant: str, goal: str, motif: str) -> dict:
     """The stream's filter control: links (real addresses of the stream) for each goal and each
     motif found in the site's pool of the variant, the current ones marked."""
     base = reverse("puzzles:trainer", args=[variant])
-    goal = goal if goal in trainer.GOAL_FILTERS else ""
+    goal = goal if goal in GOAL_FILTERS else ""
 
     def href(g: str, m: str) -> str:
         query = {k: v for k, v in (("goal", g), ("motif", m)) if v}
@@ -101,7 +112,7 @@ def _filters(variant: str, goal: str, motif: str) -> dict:
         ("gain", _("gain material")),
         ("win", _("win the game")),
     ]
-    motifs = trainer.motif_choices(variant)
+    motifs = motif_choices(variant)
     if motif and motif not in motifs:
         motifs.append(motif)
     return {
@@ -120,7 +131,7 @@ def _filters(variant: str, goal: str, motif: str) -> dict:
 
 def _puzzle(variant: str, pk: int):
     get_variant(variant)
-    puzzle = trainer.servable(variant).defer("proof").filter(pk=pk).first()
+    puzzle = playable(variant, pk)
     if puzzle is None:
         raise Http404(_("No such puzzle."))
     return puzzle
@@ -130,33 +141,33 @@ def _context(
     request: HttpRequest,
     attempt: Attempt,
     *,
-    result: trainer.Result | None = None,
-    hint_square: int | None = None,
+    result: Result | None = None,
     extra: dict | None = None,
 ) -> dict:
     puzzle = attempt.puzzle
     variant = puzzle.variant
+    player = Player.of(request)
     line = list(attempt.line)
     marks: dict[int, str] = {}
     path: tuple[int, ...] = ()
     animate = False
     refutation_board = None
     if result is not None:
-        if result.kind == trainer.CONTINUE:
+        if result.kind == Outcome.CONTINUE:
             path = result.path
-        if result.kind == trainer.ILLEGAL:
+        if result.kind == Outcome.ILLEGAL:
             marks = {sq: "bad" for sq in result.squares}
-        if result.kind in (trainer.RIGHT, trainer.SOLVED) and result.reply:
+        if result.kind in (Outcome.RIGHT, Outcome.SOLVED) and result.reply:
             animate = True
-        if result.kind == trainer.WRONG and result.refutation.get("wrong"):
+        if result.hint_square:
+            marks[result.hint_square] = "hint"
+        if result.kind == Outcome.WRONG and result.refutation.get("wrong"):
             refutation_board = engine.trainer_board(
                 variant,
                 puzzle.fen,
                 [*line, result.refutation["wrong"]],
                 arrows=[result.refutation["reply"]] if result.refutation.get("reply") else [],
             )
-    if hint_square:
-        marks[hint_square] = "hint"
     board = engine.trainer_board(
         variant, puzzle.fen, line, path=path, marks=marks, flipped=False, animate=animate
     )
@@ -178,27 +189,20 @@ def _context(
         "attempt": attempt,
         "board": board,
         "result": result,
-        "hint_square": hint_square,
-        "goal_text": trainer.goal_text(puzzle),
-        "goal_kind": trainer.goal_kind(puzzle.goal),
+        "goal_text": goal_text(puzzle.white_to_move, puzzle.goal, puzzle.horizon, puzzle.motifs),
+        "goal_kind": goal_kind(puzzle.goal),
         "finished": finished,
         "refutation_board": refutation_board,
         # the solution reaches the page only once the attempt is finished
-        "frames": (
-            engine.replay_frames(variant, puzzle.fen, trainer.solution_line(puzzle))
-            if finished
-            else []
-        ),
+        "frames": engine.replay_frames(variant, puzzle.fen, attempt.solution()) if finished else [],
         "solution_text": (
-            puzzle.numbered(engine.texts_of(variant, puzzle.fen, trainer.solution_line(puzzle)))
+            puzzle.numbered(engine.texts_of(variant, puzzle.fen, attempt.solution()))
             if finished
             else ""
         ),
         # the rating line is outside the partial: read it for a whole page, or when it changed
         "meta_oob": partial and rating_changed,
-        "rating": (
-            trainer.player_rating(request, variant) if not partial or rating_changed else None
-        ),
+        "rating": (player.rating(variant) if not partial or rating_changed else None),
         "next_url": reverse("puzzles:trainer", args=[variant]) + "?" + urlencode(next_query),
         "action_urls": {a: reverse(f"puzzles:attempt_{a}", args=[attempt.pk]) for a in ACTIONS},
         "daily": None,
@@ -206,7 +210,7 @@ def _context(
     if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
         context["daily"] = {
             "date": attempt.daily_date,
-            "streak": daily_mod.streak(request, variant),
+            "streak": daily_mod.streak(player, variant),
             "is_today": attempt.daily_date == daily_mod.today(),
         }
         context["next_url"] = reverse("puzzles:trainer", args=[variant])
@@ -234,26 +238,30 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     A teacher's puzzle is there only for its author and for the teachers and students of a class
     it is assigned to (404 for anyone else); ``?set=`` is logged on the attempt only when that
     set holds the puzzle and is assigned to a class of the player's (otherwise it is ignored).
+    Today's daily puzzle is played only as the daily puzzle (this address leads there).
     """
     puzzle = _puzzle(variant, pk)
-    if not trainer.can_solve(request.user, puzzle):
+    if not can_solve(request.user, puzzle):
         raise Http404(_("No such puzzle."))
+    if daily_mod.is_todays(puzzle):
+        return redirect("puzzles:daily", variant=variant)
     _remember(request, variant)
-    set_id = trainer.set_for_attempt(request.user, puzzle, _int(request.GET.get("set")))
+    player = Player.of(request)
+    set_id = set_for_attempt(request.user, puzzle, _int(request.GET.get("set")))
     if set_id:
         source = Attempt.Source.SET
     elif request.GET.get("replay"):
         source = Attempt.Source.REPLAY
     else:
         source = Attempt.Source.STREAM
-    attempt = trainer.start_or_resume(request, puzzle, source=source, set_id=set_id)
+    attempt = Attempt.start(player, puzzle, source=source, set_id=set_id)
     if source == Attempt.Source.REPLAY and attempt.is_finished:
-        attempt = trainer.start_or_resume(request, puzzle, source=source, fresh=True)
+        attempt = Attempt.start(player, puzzle, source=source, fresh=True)
     return _render(request, _context(request, attempt))
 
 
 def _owned_or_404(request: HttpRequest, pk: int) -> Attempt:
-    attempt = trainer.get_owned(request, pk)
+    attempt = Attempt.owned(Player.of(request), pk)
     if attempt is None:
         raise Http404(_("No such attempt."))
     return attempt
@@ -278,72 +286,62 @@ def _conflict(request: HttpRequest, pk: int) -> HttpResponse:
     attempt = _owned_or_404(request, pk)
     if not request.htmx:
         return _back(attempt)
-    result = trainer.Result(
-        trainer.CONFLICT,
+    result = Result(
+        Outcome.CONFLICT,
         _("This puzzle changed in another window or tab. Here is where it stands now."),
     )
     return _render(request, _context(request, attempt, result=result), status=result.status)
 
 
-def _guarded(view):
-    """Answer a :class:`trainer.Conflict` raised by an action with the attempt as it stands."""
+def _action(act):
+    """A POST to an attempt: the player's own attempt (404 otherwise) is given to ``act``, which
+    changes it by one model method and returns the :class:`Result` (or the attempt to show
+    next, for a retry); the answer is the trainer region (htmx) or the page. A
+    :class:`Conflict` (the attempt changed meanwhile) is answered with the attempt as it
+    stands."""
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, pk: int) -> HttpResponse:
+    @never_cache
+    @require_POST
+    @wraps(act)
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        attempt = _owned_or_404(request, pk)
         try:
-            return view(request, pk)
-        except trainer.Conflict:
+            result = act(request, attempt, Player.of(request))
+        except Conflict:
             return _conflict(request, pk)
+        if isinstance(result, Attempt):  # a retry: maybe a new attempt
+            attempt = result
+            if not request.htmx:
+                return _back(attempt)
+            result = Result(Outcome.RETRY, _("Back to the start position. Try again."))
+        status = result.status
+        if not request.htmx and result.kind not in (Outcome.BAD, Outcome.FINISHED):
+            status = 200  # a plain form post (no JavaScript): the answer on the page itself
+        return _render(request, _context(request, attempt, result=result), status=status)
 
-    return wrapper
+    return view
 
 
-@never_cache
-@require_POST
-@_guarded
-def attempt_move(request: HttpRequest, pk: int) -> HttpResponse:
-    attempt = _owned_or_404(request, pk)
-    result = trainer.play(
-        request,
-        attempt,
-        route=request.POST.get("route", "").strip(),
-        text=request.POST.get("move", ""),
+@_action
+def attempt_move(request: HttpRequest, attempt: Attempt, player: Player) -> Result:
+    return attempt.play(
+        player, route=request.POST.get("route", "").strip(), text=request.POST.get("move", "")
     )
-    if not request.htmx and result.kind not in (trainer.BAD, trainer.FINISHED):
-        # a plain form post (no JavaScript): show the answer on the page itself
-        return _render(request, _context(request, attempt, result=result))
-    return _render(request, _context(request, attempt, result=result), status=result.status)
 
 
-@never_cache
-@require_POST
-@_guarded
-def attempt_hint(request: HttpRequest, pk: int) -> HttpResponse:
-    attempt = _owned_or_404(request, pk)
-    square = trainer.hint(attempt)
-    return _render(request, _context(request, attempt, hint_square=square))
+@_action
+def attempt_hint(request: HttpRequest, attempt: Attempt, player: Player) -> Result:
+    return Result(Outcome.HINT, hint_square=attempt.hint())
 
 
-@never_cache
-@require_POST
-@_guarded
-def attempt_solution(request: HttpRequest, pk: int) -> HttpResponse:
-    attempt = _owned_or_404(request, pk)
-    change = trainer.show_solution(request, attempt)
-    result = trainer.Result("shown", _("The solution:"), rating_change=change)
-    return _render(request, _context(request, attempt, result=result))
+@_action
+def attempt_solution(request: HttpRequest, attempt: Attempt, player: Player) -> Result:
+    return Result(Outcome.SHOWN, _("The solution:"), rating_change=attempt.give_up(player))
 
 
-@never_cache
-@require_POST
-@_guarded
-def attempt_retry(request: HttpRequest, pk: int) -> HttpResponse:
-    attempt = _owned_or_404(request, pk)
-    fresh = trainer.retry(request, attempt)
-    if not request.htmx:
-        return _back(fresh)
-    result = trainer.Result("retry", _("Back to the start position. Try again."))
-    return _render(request, _context(request, fresh, result=result))
+@_action
+def attempt_retry(request: HttpRequest, attempt: Attempt, player: Player) -> Attempt:
+    return attempt.retry(player)
 
 
 # -- the daily puzzle ------------------------------------------------------------------------------
@@ -351,16 +349,15 @@ def attempt_retry(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     info = get_variant(variant)
+    player = Player.of(request)
     row = daily_mod.daily_puzzle(variant, day)
     if row is None:
         return render(
             request,
             "puzzles/daily.html",
-            {"variant": info, "streak": daily_mod.streak(request, variant)},
+            {"variant": info, "streak": daily_mod.streak(player, variant)},
         )
-    attempt = trainer.start_or_resume(
-        request, row.puzzle, source=Attempt.Source.DAILY, daily_date=day
-    )
+    attempt = Attempt.start(player, row.puzzle, source=Attempt.Source.DAILY, daily_date=day)
     return _render(request, _context(request, attempt))
 
 
@@ -394,10 +391,11 @@ def daily_day(request: HttpRequest, variant: str, day: str) -> HttpResponse:
 @require_GET
 def daily_archive(request: HttpRequest, variant: str) -> HttpResponse:
     info = get_variant(variant)
+    player = Player.of(request)
     rows = list(daily_mod.archive(variant)[:400])
-    solved = daily_mod.solved_days(request, variant)
+    solved = daily_mod.solved_days(player, variant)
     tried = set(
-        trainer.owned(request)
+        player.attempts()
         .filter(source=Attempt.Source.DAILY, puzzle__variant=variant, solved=True)
         .values_list("daily_date", flat=True)
     )
@@ -406,14 +404,16 @@ def daily_archive(request: HttpRequest, variant: str) -> HttpResponse:
             "row": r,
             "on_time": r.date in solved,
             "solved": r.date in tried,
-            "goal": trainer.goal_text(r.puzzle),
+            "goal": goal_text(
+                r.puzzle.white_to_move, r.puzzle.goal, r.puzzle.horizon, r.puzzle.motifs
+            ),
         }
         for r in rows
     ]
     return render(
         request,
         "puzzles/daily_archive.html",
-        {"variant": info, "entries": entries, "streak": daily_mod.streak(request, variant)},
+        {"variant": info, "entries": entries, "streak": daily_mod.streak(player, variant)},
     )
 
 
@@ -429,7 +429,8 @@ def dashboard_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def dashboard(request: HttpRequest, variant: str) -> HttpResponse:
     info = get_variant(variant)
-    data = trainer.dashboard(request, variant)
+    player = Player.of(request)
+    data = dashboard_data(player, variant)
     rating = None
     if request.user.is_authenticated:
         rating = PlayerRating.objects.filter(user=request.user, variant=variant).first()
@@ -440,7 +441,7 @@ def dashboard(request: HttpRequest, variant: str) -> HttpResponse:
             "variant": info,
             "data": data,
             "rating": rating,
-            "session_rating": trainer.player_rating(request, variant),
-            "streak": daily_mod.streak(request, variant),
+            "session_rating": player.rating(variant),
+            "streak": daily_mod.streak(player, variant),
         },
     )

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from classroom.models import Assignment, Classroom, PuzzleSet, SetItem
-from puzzles import daily, trainer
+from puzzles import daily, stream
 from puzzles.models import Attempt, DailyPuzzle, Puzzle, Verdict
 from tests.puzzle_fixtures import PUZZLES, make_puzzle
 
@@ -43,19 +43,19 @@ def stream_target(client, variant: str = "czech", query: str = "") -> str:
 
 def test_a_teachers_proven_puzzle_stays_out_of_the_stream_daily_and_motif_filter(client, teacher):
     mine = make_puzzle("czech_gain", author=teacher)
-    assert mine.verdict == Verdict.UNIQUE and trainer.servable("czech").filter(pk=mine.pk)
+    assert mine.verdict == Verdict.UNIQUE and stream.servable("czech").filter(pk=mine.pk)
     assert stream_target(client) == ""
-    assert trainer.public_pool("czech").count() == 0
+    assert stream.public_pool("czech").count() == 0
     assert daily.choose("czech", daily.today()) is None
     assert daily.daily_puzzle("czech") is None
-    assert trainer.motif_choices("czech") == []
+    assert stream.motif_choices("czech") == []
     client.force_login(teacher)  # not even for its author: the stream is the site's pool
     assert stream_target(client) == ""
 
     corpus = make_puzzle("czech_capture")
     assert stream_target(client) == f"/puzzles/czech/{corpus.pk}/"
     assert daily.choose("czech", daily.today()) == corpus
-    assert trainer.motif_choices("czech") == ["capture"]
+    assert stream.motif_choices("czech") == ["capture"]
 
 
 def test_staff_can_make_a_teachers_puzzle_public(client, teacher):
@@ -91,7 +91,7 @@ def test_a_deleted_teachers_puzzles_go_with_the_account_and_never_join_the_corpu
     mine = make_puzzle("czech_gain", author=teacher)
     teacher.delete()
     assert not Puzzle.objects.filter(pk=mine.pk).exists()
-    assert trainer.public_pool("czech").count() == 0
+    assert stream.public_pool("czech").count() == 0
 
 
 # -- 2. copy-on-write -------------------------------------------------------------------------------

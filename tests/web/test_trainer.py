@@ -9,8 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from puzzles import trainer
+from puzzles import engine, stream
 from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
+from puzzles.player import Player
+from puzzles.trainer import Conflict, Outcome
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import PUZZLES, make_puzzle
 
@@ -69,7 +71,7 @@ def test_page_of_an_unsolved_puzzle_contains_no_move_of_its_solution(client, nam
     _attempt, html = open_puzzle(client, puzzle)
     text = without_svg(html)
     solution = puzzle.proof["solution"]
-    short = trainer.engine.texts_of(puzzle.variant, puzzle.fen, solution)
+    short = engine.texts_of(puzzle.variant, puzzle.fen, solution)
     for move_text in [*solution, *short]:
         assert move_text not in text, move_text
     # no legal-move list, no proof, no route as data either
@@ -237,7 +239,7 @@ def test_hint_highlights_the_piece_to_move_and_halves_the_score(client, student,
     assert Attempt.objects.get(pk=attempt).hints == 1
     move(client, attempt, text="22-17")
     move(client, attempt, text="25x11")
-    assert trainer.score_of(Attempt.objects.get(pk=attempt)) == 0.5
+    assert Attempt.objects.get(pk=attempt).score == 0.5
 
 
 def test_show_solution_finishes_as_a_failure_with_the_replay(client, gain):
@@ -308,16 +310,14 @@ def test_stream_chooses_puzzles_near_the_players_rating(rf, student):
     easy = make_puzzle("czech_capture", difficulty=900)
     hard = make_puzzle("czech_gain", difficulty=2300)
     PlayerRating.objects.create(user=student, variant="czech", rating=2250, deviation=60)
-    request = rf.get("/puzzles/czech/")
-    request.user = student
-    request.session = {}
-    trainer.NEAREST, old = 1, trainer.NEAREST
+    player = Player(student, {})
+    stream.NEAREST, old = 1, stream.NEAREST
     try:
-        assert trainer.next_puzzle(request, "czech").pk == hard.pk
+        assert stream.next_puzzle(player, "czech").pk == hard.pk
         PlayerRating.objects.filter(user=student).update(rating=950)
-        assert trainer.next_puzzle(request, "czech").pk == easy.pk
+        assert stream.next_puzzle(player, "czech").pk == easy.pk
     finally:
-        trainer.NEAREST = old
+        stream.NEAREST = old
 
 
 def _pool_reads(queries) -> int:
@@ -329,7 +329,7 @@ def test_the_stream_keeps_the_pool_a_while_and_reads_it_again_after_a_save(clien
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    trainer.forget_pool()
+    stream.forget_pool()
     with CaptureQueriesContext(connection) as first:
         client.get("/puzzles/czech/")
     with CaptureQueriesContext(connection) as second:
@@ -348,7 +348,7 @@ def test_the_kept_pool_expires(client, gain, monkeypatch):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    monkeypatch.setattr(trainer, "POOL_SECONDS", 0.0)
+    monkeypatch.setattr(stream, "POOL_SECONDS", 0.0)
     with CaptureQueriesContext(connection) as queries:
         client.get("/puzzles/czech/")
         client.get("/puzzles/czech/")
@@ -547,25 +547,23 @@ def test_a_plain_form_post_gets_the_whole_page_with_the_rating(client, gain):
 # -- two answers at once ----------------------------------------------------------------------------
 
 
-def test_a_move_judged_on_a_stale_attempt_is_not_saved(rf, student, gain):
-    attempt = Attempt.objects.create(user=student, puzzle=gain)
+def test_a_move_judged_on_a_stale_attempt_is_not_saved(student, gain):
+    attempt = Attempt.objects.create(user=student, puzzle=gain, first=True)
     tab_one = Attempt.objects.select_related("puzzle").get(pk=attempt.pk)
     tab_two = Attempt.objects.select_related("puzzle").get(pk=attempt.pk)
-    request = rf.post("/")
-    request.user = student
-    request.session = {}
-    assert trainer.play(request, tab_one, text="22-17").kind == trainer.RIGHT
+    player = Player(student, {})
+    assert tab_one.play(player, text="22-17").kind == Outcome.RIGHT
     # the second tab still holds the start position: its move must not overwrite the first
-    with pytest.raises(trainer.Conflict):
-        trainer.play(request, tab_two, text="22-18")
+    with pytest.raises(Conflict):
+        tab_two.play(player, text="22-18")
     row = Attempt.objects.get(pk=attempt.pk)
     assert row.line == ["22-17", "13x22"] and len(row.moves) == 1
     assert row.version == 1 and not row.failed
     # nor a hint or a solution shown from the stale copy
-    with pytest.raises(trainer.Conflict):
-        trainer.hint(tab_two)
-    with pytest.raises(trainer.Conflict):
-        trainer.show_solution(request, tab_two)
+    with pytest.raises(Conflict):
+        tab_two.hint()
+    with pytest.raises(Conflict):
+        tab_two.give_up(player)
     row = Attempt.objects.get(pk=attempt.pk)
     assert row.hints == 0 and not row.solution_shown and row.finished_at is None
     assert not PlayerRating.objects.filter(user=student).exists()  # nothing was rated
@@ -584,7 +582,10 @@ def test_a_move_that_loses_the_race_gets_409_and_the_attempt_as_it_stands(client
         if not sql.lstrip().upper().startswith("SELECT") and not other_tab["done"]:
             other_tab["done"] = True
             Attempt.objects.filter(pk=attempt).update(
-                line=["22-17", "13x22"], moves=[{"text": "22-17", "ok": True, "ms": 1}], version=1
+                line=["22-17", "13x22"],
+                position=engine.fen_after("czech", gain.fen, ["22-17", "13x22"]),
+                moves=[{"text": "22-17", "ok": True, "ms": 1}],
+                version=1,
             )
         return execute(sql, params, many, context)
 
@@ -602,3 +603,38 @@ def test_a_move_that_loses_the_race_gets_409_and_the_attempt_as_it_stands(client
     # the game goes on from there
     response = move(client, attempt, text="25x18x11")
     assert response.status_code == 200 and "Solved!" in response.content.decode()
+
+
+# -- the attempt as a model -------------------------------------------------------------------------
+
+
+def test_an_attempt_is_found_for_its_player_only_with_its_puzzle_less_the_proof(
+    student, outsider, gain
+):
+    player = Player(student, {})
+    first = Attempt.start(player, gain)
+    second = Attempt.start(player, gain, fresh=True)
+    assert first.first and not second.first  # stored when each was made: only the first is rated
+    got = Attempt.owned(player, second.pk)
+    assert got.pk == second.pk and got.puzzle.pk == gain.pk
+    assert "proof" in got.puzzle.get_deferred_fields()
+    assert Attempt.owned(player, 2**63) is None  # beyond any id: no query, no error
+    assert Attempt.owned(Player(outsider, {}), first.pk) is None
+    assert Attempt.owned(Player(None, {}), first.pk) is None  # not in the visitor's session
+
+
+def test_a_move_is_read_against_the_stored_position_without_replaying_the_line(
+    student, gain, monkeypatch
+):
+    player = Player(student, {})
+    attempt = Attempt.start(player, gain)
+    assert attempt.position == gain.fen
+    attempt.play(player, text="22-17")
+    row = Attempt.objects.get(pk=attempt.pk)
+    assert row.line == ["22-17", "13x22"]
+    assert row.position == engine.fen_after("czech", gain.fen, ["22-17", "13x22"])
+    here, seen = row.position, []
+    read = engine.read_entry
+    monkeypatch.setattr(engine, "read_entry", lambda *a, **kw: seen.append(a) or read(*a, **kw))
+    assert row.play(player, text="25x18x11").kind == Outcome.SOLVED
+    assert seen == [("czech", here, [])]  # the stored position, no line to replay

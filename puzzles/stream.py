@@ -1,0 +1,161 @@
+"""Which puzzles are served: the servable puzzles, the site's public pool, the stream's choice
+near the player's rating, and who may solve a teacher's puzzle."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Q, QuerySet
+
+from .models import HEAVY_FIELDS, Puzzle
+from .player import Player
+
+GOAL_FILTERS = ("capture", "gain", "win")
+#: how many of the puzzles nearest the player's rating the stream chooses from
+NEAREST = 5
+#: how long a process keeps the rows of the pool (:func:`pool_rows`), in seconds
+POOL_SECONDS = 30.0
+
+
+def servable(variant: str) -> QuerySet[Puzzle]:
+    """Unique-verified puzzles whose proof tree is complete (the trainer judges by it), of any
+    author: who may solve a teacher's puzzle is :func:`can_solve`'s question."""
+    return (
+        Puzzle.objects.proven()
+        .filter(variant=variant, proof__isnull=False)
+        .exclude(proof__proof_complete=False)
+    )
+
+
+def public_pool(variant: str) -> QuerySet[Puzzle]:
+    """What the stream, the daily puzzle and the motif filter draw from: servable puzzles of the
+    site's pool (the corpus and puzzles staff made public), never a teacher's own puzzle."""
+    return servable(variant).public()
+
+
+def playable(variant: str, pk: int) -> Puzzle | None:
+    """Puzzle ``pk`` of ``variant`` if the trainer can serve it (unique, with a complete proof),
+    without its heavy columns. The proof's completeness is read from the process's judge of the
+    proof (:meth:`Puzzle.judge`), not by a query into the JSON."""
+    puzzle = Puzzle.objects.proven().filter(variant=variant, pk=pk).defer(*HEAVY_FIELDS).first()
+    if puzzle is None:
+        return None
+    judge = puzzle.judge()
+    return puzzle if judge.points and judge.complete else None
+
+
+def sets_reaching(user, puzzle: Puzzle) -> QuerySet:
+    """The puzzle sets through which ``user`` may play ``puzzle``: sets that hold it and are
+    assigned to a class the user attends or teaches (the classroom app's models, looked up
+    lazily: the classroom builds on the puzzles app, not the other way round)."""
+    PuzzleSet = apps.get_model("classroom", "PuzzleSet")
+    if user is None or not user.is_authenticated:
+        return PuzzleSet.objects.none()
+    return PuzzleSet.objects.filter(
+        Q(assignments__classroom__memberships__user=user)
+        | Q(assignments__classroom__teachers=user),
+        setitem__puzzle=puzzle,
+    ).distinct()
+
+
+def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
+    """``set_id`` when the user may play ``puzzle`` as part of that set (it holds the puzzle and
+    is assigned to a class of the user's), else None: the attempt is not logged against it."""
+    if not set_id:
+        return None
+    return set_id if sets_reaching(user, puzzle).filter(pk=set_id).exists() else None
+
+
+def can_solve(user, puzzle: Puzzle) -> bool:
+    """Everyone may play the site's pool; a teacher's puzzle only its author, and the teachers
+    and students of a class it is assigned to (through a set)."""
+    if puzzle.is_public:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return puzzle.author_id == user.pk or sets_reaching(user, puzzle).exists()
+
+
+def next_puzzle(
+    player: Player,
+    variant: str,
+    *,
+    goal: str = "",
+    motif: str = "",
+    exclude: tuple[int, ...] = (),
+    rng: random.Random | None = None,
+    _retry: bool = False,
+) -> Puzzle | None:
+    """The next puzzle of the stream: near the player's rating, never one the player solved
+    (nor, while others remain, one already tried) until the pool runs out; never one of
+    ``exclude`` (the puzzle just played, today's daily puzzle) while others remain."""
+    rows = pool_rows(variant)
+    if goal in GOAL_FILTERS:
+        rows = [r for r in rows if r[1].split(":", 1)[0] == goal]
+    if motif:
+        rows = [r for r in rows if any(m == motif or m.split(":")[0] == motif for m in r[2])]
+    if not rows:
+        return None
+    solved: set[int] = set()
+    tried: set[int] = set()
+    for pk, is_solved in (
+        player.attempts()
+        .filter(puzzle__variant=variant)
+        .filter(Q(finished_at__isnull=False) | Q(failed=True))
+        .values_list("puzzle_id", "solved")
+    ):
+        tried.add(pk)
+        if is_solved:
+            solved.add(pk)
+    fresh = [r for r in rows if r[0] not in tried and r[0] not in exclude]
+    pool = fresh or [r for r in rows if r[0] not in solved and r[0] not in exclude]
+    if not pool:
+        pool = [r for r in rows if r[0] not in exclude] or rows  # all solved: start again
+    target = player.rating(variant).rating
+    pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
+    choice = (rng or random).choice(pool[:NEAREST])
+    # the stream only needs the address
+    puzzle = public_pool(variant).only("pk", "variant").filter(pk=choice[0]).first()
+    if puzzle is None and not _retry:  # left the pool since the rows were read: read them again
+        forget_pool()
+        return next_puzzle(
+            player, variant, goal=goal, motif=motif, exclude=exclude, rng=rng, _retry=True
+        )
+    return puzzle
+
+
+_pool: dict[str, tuple[float, list[tuple[Any, ...]]]] = {}
+
+
+def pool_rows(variant: str) -> list[tuple[Any, ...]]:
+    """``(pk, goal, motifs, difficulty, rating)`` of each puzzle of the public pool.
+
+    Every stream request and puzzle page reads these (about 3 ms of CPU for the 344 puzzles of a
+    variant), so each process keeps them for :data:`POOL_SECONDS`; saving or deleting a puzzle
+    in this process forgets them at once (``apps.py``). Elsewhere a change is seen within that
+    time, and :func:`next_puzzle` checks that the puzzle it chose is still in the pool. The
+    ratings may be as old: they only rank the puzzles near the player's rating."""
+    now = time.monotonic()
+    kept = _pool.get(variant)
+    if kept is not None and now - kept[0] < POOL_SECONDS:
+        return kept[1]
+    rows = list(
+        public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+    )
+    _pool[variant] = (now, rows)
+    return rows
+
+
+def forget_pool(**_signal: Any) -> None:
+    """Read the pool again at the next request (a puzzle was saved or deleted)."""
+    _pool.clear()
+
+
+def motif_choices(variant: str) -> list[str]:
+    names: set[str] = set()
+    for row in pool_rows(variant):
+        names.update(m.split(":")[0] for m in row[2])
+    return sorted(names)
