@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import is_teacher
+from puzzles.verification import check_author_horizon
 
 from . import engine
 from .models import Assignment, Classroom, PuzzleSet, normalise_code
@@ -133,6 +134,11 @@ class PuzzleForm(forms.Form):
     def clean_fen(self) -> str:
         return engine.normalise_fen(self.cleaned_data["fen"], self.variant)
 
+    def clean_horizon(self) -> int | None:
+        horizon = self.cleaned_data.get("horizon")
+        check_author_horizon(horizon)
+        return horizon
+
     def clean_solution(self) -> list[str]:
         return self.cleaned_data["solution"].split()
 
@@ -213,6 +219,11 @@ class ImportForm(forms.Form):
                 params={"size": upload.size // 1024, "max": engine.MAX_IMPORT_BYTES // 1024},
             )
         return upload
+
+    def clean_horizon(self) -> int | None:
+        horizon = self.cleaned_data.get("horizon")
+        check_author_horizon(horizon)
+        return horizon
 
     def goal_text(self) -> str:
         goal = self.cleaned_data["goal"]

@@ -302,6 +302,13 @@ class Puzzle(models.Model):
                             code="limits",
                         )
                     )
+        if self.author_id is not None:  # a teacher's puzzle: the site's limits for teaching
+            from .verification import check_author_horizon
+
+            try:
+                check_author_horizon(self.horizon)
+            except ValidationError as exc:
+                errors.setdefault("horizon", []).append(exc)
         if not isinstance(self.solution, list) or not all(
             isinstance(m, str) for m in self.solution
         ):
@@ -547,10 +554,11 @@ def enqueue_on_commit(pk: int, revision: int) -> None:
 
 def send_verification(pk: int, revision: int) -> None:
     """Put the proof of ``pk`` at ``revision`` on the ``verify`` queue (called on commit; a broker
-    that is down is logged, and the sweeper enqueues the puzzle again later)."""
-    from .tasks import verify_puzzle
+    that is down is logged, and the sweeper enqueues the puzzle again later). A teacher's proofs
+    take turns: see ``verification.dispatch``."""
+    from .verification import dispatch
 
-    verify_puzzle.delay(pk, revision)
+    dispatch(pk, revision)
 
 
 # -- the trainer: attempts, ratings, daily puzzles (issue 6) ----------------------------------------

@@ -4,6 +4,8 @@
 only when it ends (``acks_late``), and a worker that dies mid-proof leaves the message to be
 delivered again (``reject_on_worker_lost``; on Redis after ``CELERY_VISIBILITY_TIMEOUT``). Its
 time limits are shorter than that timeout, so a proof still running is never handed out twice.
+When it ends, the author's next waiting proof is sent (``verification.release``; the sweeper
+does it too if this was missed).
 """
 
 from __future__ import annotations
@@ -57,6 +59,10 @@ def verify_puzzle(self, puzzle_id: int, revision: int) -> str:
         logger.exception("puzzle %s revision %s: the proof failed", puzzle_id, revision)
         outcome = verification.record_error(puzzle_id, revision, f"{exc.__class__.__name__}: {exc}")
     logger.info("puzzle %s revision %s: %s", puzzle_id, revision, outcome)
+    try:  # the author's next waiting proof takes this one's place
+        verification.release_after(puzzle_id)
+    except TRANSIENT_ERRORS:
+        logger.warning("puzzle %s: the author's waiting proofs were not released", puzzle_id)
     return outcome
 
 

@@ -18,6 +18,10 @@ from django.core.exceptions import ValidationError
 from django.db import OperationalError
 from django.db.models import Case, F, Q, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core.ratelimit import Limiter
 
 from . import engine
 from .models import Puzzle, Verdict
@@ -188,6 +192,58 @@ def record_timeout(pk: int, revision: int, seconds: int) -> str:
         verified_at=timezone.now(),
     )
     return Verdict.UNDECIDED.value if written else STALE
+
+
+# -- limits of teachers' puzzles --------------------------------------------------------------------
+
+
+def check_author_horizon(horizon: int | None) -> None:
+    """``ValidationError`` when a teacher's puzzle asks for a horizon beyond
+    ``DAMA_AUTHOR_MAX_HORIZON`` moves (the site's puzzles are for teaching, and a deep horizon costs
+    the workers minutes)."""
+    limit = settings.DAMA_AUTHOR_MAX_HORIZON
+    if horizon is not None and horizon > limit:
+        raise ValidationError(
+            _(
+                "A teacher's puzzle may look at most %(max)s moves ahead; this one asks for "
+                "%(horizon)s."
+            )
+            % {"max": limit, "horizon": horizon},
+            code="horizon",
+        )
+
+
+#: what a teacher may do a limited number of times per ``DAMA_PROOF_RATE_WINDOW``
+IMPORTS = "pdn-import"
+REPROOFS = "reproof"
+
+
+def limiter(kind: str) -> Limiter:
+    limit = settings.DAMA_IMPORT_LIMIT if kind == IMPORTS else settings.DAMA_REPROOF_LIMIT
+    return Limiter(kind, limit=limit, window=settings.DAMA_PROOF_RATE_WINDOW)
+
+
+def over_limit(kind: str, user) -> str:
+    """Count one import or "prove again" of ``user`` and say why it is refused ("" when it is
+    not: staff are not limited). The count is the cache's atomic increment, so parallel requests
+    cannot slip past the limit together."""
+    if user.is_staff:
+        return ""
+    lim = limiter(kind)
+    if lim.hit(str(user.pk)) <= lim.limit:
+        return ""
+    minutes = max(1, settings.DAMA_PROOF_RATE_WINDOW // 60)
+    if kind == IMPORTS:
+        return ngettext(
+            "You may import at most %(n)s PDN file in %(minutes)s minutes: try again later.",
+            "You may import at most %(n)s PDN files in %(minutes)s minutes: try again later.",
+            lim.limit,
+        ) % {"n": lim.limit, "minutes": minutes}
+    return ngettext(
+        "You may ask for at most %(n)s proof again in %(minutes)s minutes: try again later.",
+        "You may ask for at most %(n)s proofs again in %(minutes)s minutes: try again later.",
+        lim.limit,
+    ) % {"n": lim.limit, "minutes": minutes}
 
 
 # -- one author's proofs take their turn ------------------------------------------------------------

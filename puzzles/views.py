@@ -6,7 +6,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.variants import current_variant, get_variant
 
-from . import engine
+from . import engine, verification
 from .models import Puzzle
 
 
@@ -64,12 +64,18 @@ def proof(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
         user.is_authenticated and (user.is_staff or puzzle.author_id == user.pk)
     ):
         raise Http404(_("No such puzzle."))
+    status = 200
+    refused = ""
     if request.method == "POST":
-        puzzle.verify_again()
-        if not request.htmx:
-            return redirect(puzzle.get_absolute_url())
-    context = proof_context(puzzle)
+        refused = verification.over_limit(verification.REPROOFS, user)
+        if refused:
+            status = 429
+        else:
+            puzzle.verify_again()
+            if not request.htmx:
+                return redirect(puzzle.get_absolute_url())
+    context = {**proof_context(puzzle), "refused": refused}
     if request.htmx:
         context["oob"] = True
-        return render(request, "puzzles/proof.html#status", context)
-    return render(request, "puzzles/proof.html", context)
+        return render(request, "puzzles/proof.html#status", context, status=status)
+    return render(request, "puzzles/proof.html", context, status=status)

@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from puzzles.verification import IMPORTS, over_limit
+
 from .. import engine
 from ..forms import ImportForm
 from .access import set_for
@@ -21,6 +23,13 @@ def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
     puzzle_set = set_for(request, pk)
     form = ImportForm(request.POST or None, request.FILES or None)
     report = None
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        # one teacher may not fill the proof queue: a number of imports per window
+        refused = over_limit(IMPORTS, request.user)
+        if refused:
+            form.add_error(None, refused)
+            status = 429
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data["file"].read(engine.MAX_IMPORT_BYTES + 1)
         try:
@@ -35,7 +44,7 @@ def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "classroom/import.html",
         {"puzzle_set": puzzle_set, "form": form, "report": report},
-        status=400 if form.errors else 200,
+        status=status if status != 200 else (400 if form.errors else 200),
     )
 
 

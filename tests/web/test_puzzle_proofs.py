@@ -20,7 +20,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 import dama
@@ -1045,3 +1045,185 @@ def test_verify_puzzles_refutations_proves_again_the_unique_puzzles_stored_witho
     current.refresh_from_db()
     assert "22-18" in old.proof["refutations"][""]
     assert current.verified_at == before  # it had its refutations: not proven again
+
+
+# -- one teacher cannot fill the proof queue (issue 22) ----------------------------------------------
+
+
+@pytest.fixture
+def limits_forgotten():
+    """The rate limits count in the cache: each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def save_together(capture, puzzles: list[Puzzle]) -> None:
+    """Save puzzles in one transaction (as a PDN import does) and commit."""
+    with capture(execute=True), transaction.atomic():
+        for puzzle in puzzles:
+            puzzle.full_clean()
+            puzzle.save()
+
+
+def test_one_teachers_proofs_take_turns_and_everyone_elses_go_straight_to_the_workers(
+    db, queue, teacher, settings, django_capture_on_commit_callbacks
+):
+    settings.DAMA_AUTHOR_ACTIVE_PROOFS = 2
+    mine = [Puzzle(**CAPTURE, author=teacher, title=f"#{n}") for n in range(5)]
+    save_together(django_capture_on_commit_callbacks, mine)
+    assert queue == [(mine[0].pk, 1), (mine[1].pk, 1)]
+    waiting = Puzzle.objects.filter(pk__in=[p.pk for p in mine[2:]])
+    assert {(p.verdict, p.queued_at) for p in waiting} == {(Verdict.PENDING, None)}
+    assert verification.waiting_count(teacher.pk) == 3
+    corpus = Puzzle(**GAIN)
+    save_together(django_capture_on_commit_callbacks, [corpus])
+    assert queue[-1] == (corpus.pk, 1)  # not behind the teacher's puzzles
+    # a proof of the teacher's ends: their next waiting proof takes its place
+    assert verify_puzzle.apply(args=(mine[0].pk, 1)).get() == "unique"
+    assert queue[-1] == (mine[2].pk, 1)
+    assert verification.waiting_count(teacher.pk) == 2
+
+
+def test_the_proof_page_says_a_waiting_proof_waits_for_the_authors_earlier_ones(
+    client, queue, teacher, settings, django_capture_on_commit_callbacks
+):
+    settings.DAMA_AUTHOR_ACTIVE_PROOFS = 1
+    first, second = Puzzle(**CAPTURE, author=teacher), Puzzle(**GAIN, author=teacher)
+    save_together(django_capture_on_commit_callbacks, [first, second])
+    client.force_login(teacher)
+    page = client.get(second.get_absolute_url()).content.decode()
+    assert 'data-testid="waiting-turn"' in page
+    assert 'data-testid="waiting-turn"' not in client.get(first.get_absolute_url()).content.decode()
+
+
+def test_the_sweeper_sends_a_waiting_proof_whose_release_was_missed(
+    db, queue, teacher, settings, django_capture_on_commit_callbacks
+):
+    settings.DAMA_AUTHOR_ACTIVE_PROOFS = 1
+    first, second = Puzzle(**CAPTURE, author=teacher), Puzzle(**GAIN, author=teacher)
+    save_together(django_capture_on_commit_callbacks, [first, second])
+    assert queue == [(first.pk, 1)]
+    Puzzle.objects.filter(pk=first.pk).update(verdict=Verdict.UNIQUE)  # ended, nobody released
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_verifications.apply()
+    assert queue[-1] == (second.pk, 1)
+
+
+def test_a_teachers_puzzle_is_proven_within_the_teachers_budget(new, teacher, settings):
+    settings.DAMA_AUTHOR_PROOF_NODES = 2000
+    settings.DAMA_AUTHOR_PROOF_SECONDS = 1
+    theirs = prove(new(**WIDE, author=teacher))
+    assert theirs.verdict == Verdict.UNDECIDED
+    assert (theirs.limits["nodes"], theirs.limits["seconds"]) == (2000, 1)
+    # the site's own puzzles keep their limits
+    assert verification.proof_limits(Puzzle(**WIDE))["nodes"] == settings.DAMA_PROOF_NODES
+
+
+def test_a_teachers_puzzle_may_not_look_further_ahead_than_the_sites_limit(db, teacher, settings):
+    settings.DAMA_AUTHOR_MAX_HORIZON = 10
+    deep = Puzzle(**{**GAIN, "horizon": 11}, author=teacher)
+    with pytest.raises(ValidationError) as refused:
+        deep.full_clean()
+    assert refused.value.message_dict["horizon"] == [
+        "A teacher's puzzle may look at most 10 moves ahead; this one asks for 11."
+    ]
+    Puzzle(**{**GAIN, "horizon": 11}).full_clean()  # the site's own puzzles may
+
+
+def test_the_editor_refuses_a_horizon_beyond_the_limit_with_a_form_error(
+    client, teacher, queue, settings
+):
+    from classroom.models import PuzzleSet
+
+    settings.DAMA_AUTHOR_MAX_HORIZON = 10
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Deep", variant="czech")
+    client.force_login(teacher)
+    data = {"fen": GAIN["fen"], "goal": "gain", "gain": "1", "horizon": "12"}
+    response = client.post(f"/teach/sets/{puzzle_set.pk}/puzzles/new/", data)
+    assert response.status_code == 400
+    assert "may look at most 10 moves ahead; this one asks for 12." in response.content.decode()
+    assert not Puzzle.objects.exists() and queue == []
+
+
+DEEP_PDN = """[Event "fine"]
+[GameType "29"]
+[FEN "W:W14,17,21,28,30,32:B1,5,8,11,16,23,24"]
+
+*
+
+[Event "too deep"]
+[GameType "29"]
+[FEN "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15"]
+[Goal "gain:1"]
+[Horizon "30"]
+
+*
+"""
+
+
+def import_pdn(client, puzzle_set, text: str = DEEP_PDN, **data):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("set.pdn", text.encode(), content_type="application/octet-stream")
+    return client.post(
+        f"/teach/sets/{puzzle_set.pk}/import/", {"file": upload, "goal": "capture", **data}
+    )
+
+
+def test_an_imported_entry_beyond_the_horizon_limit_is_listed_as_an_error(
+    client, teacher, queue, limits_forgotten
+):
+    from classroom.models import PuzzleSet
+
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Imported", variant="czech")
+    client.force_login(teacher)
+    response = import_pdn(client, puzzle_set)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Entry 2" in page and "this one asks for 30." in page
+    assert [p.title for p in puzzle_set.ordered_puzzles()] == ["fine"]
+    response = import_pdn(client, puzzle_set, goal="gain", horizon="30")
+    assert response.status_code == 400
+    assert "may look at most 10 moves ahead" in response.content.decode()
+
+
+def test_pdn_imports_are_rate_limited_per_teacher(
+    client, teacher, queue, settings, limits_forgotten
+):
+    from classroom.models import PuzzleSet
+
+    settings.DAMA_IMPORT_LIMIT = 2
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Imported", variant="czech")
+    client.force_login(teacher)
+    assert import_pdn(client, puzzle_set).status_code == 200
+    assert import_pdn(client, puzzle_set).status_code == 200
+    before = Puzzle.objects.count()
+    other = DEEP_PDN.replace("W:W14,17,21,28,30,32", "W:W14,17,21,28,30,31")
+    response = import_pdn(client, puzzle_set, text=other)
+    assert response.status_code == 429
+    assert "You may import at most 2 PDN files in 60 minutes" in response.content.decode()
+    assert Puzzle.objects.count() == before  # a refused import writes nothing
+
+
+def test_prove_again_is_rate_limited_for_teachers_but_not_for_staff(
+    client, teacher, staff, new, queue, settings, limits_forgotten
+):
+    settings.DAMA_REPROOF_LIMIT = 2
+    puzzle = prove(new(**CAPTURE, author=teacher))
+    client.force_login(teacher)
+    url = puzzle.get_absolute_url()
+    for _n in range(2):
+        assert client.post(url).status_code == 302
+        prove(puzzle)
+    sent = len(queue)
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 429
+    assert "You may ask for at most 2 proofs again in 60 minutes" in response.content.decode()
+    puzzle.refresh_from_db()
+    assert puzzle.verdict == Verdict.UNIQUE and len(queue) == sent
+    client.force_login(staff)
+    for _n in range(3):
+        assert client.post(url).status_code == 302
