@@ -1,11 +1,19 @@
-"""What /healthz reports: the database, the broker, the workers and the pending jobs."""
+"""What /healthz reports: the database, the broker, the workers and the pending jobs.
+
+Anyone learns whether the site is up (``{"status": "ok"}`` or ``"unavailable"``); the details name
+the database, the broker's transport, the workers' host names and the errors, which help an
+attacker map the site, so only staff and callers with the bearer token ``DAMA_HEALTHZ_TOKEN``
+(monitoring) get them: see :func:`may_see_details`.
+"""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.http import HttpRequest
 from kombu import Connection
 
 from .models import Job, WorkerHeartbeat
@@ -64,6 +72,20 @@ def check_workers(broker: dict[str, Any]) -> dict[str, Any]:
     if not names:
         return {"ok": False, "method": method, "workers": [], "error": "no worker answered"}
     return {"ok": True, "method": method, "workers": names}
+
+
+def may_see_details(request: HttpRequest) -> bool:
+    """Staff, or a caller sending ``Authorization: Bearer <DAMA_HEALTHZ_TOKEN>`` (when one is set;
+    compared in constant time)."""
+    token = settings.DAMA_HEALTHZ_TOKEN
+    if token:
+        scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and secrets.compare_digest(
+            given.strip().encode(), token.encode()
+        ):
+            return True
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_active and user.is_staff)
 
 
 def report() -> tuple[bool, dict[str, Any]]:

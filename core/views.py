@@ -124,7 +124,11 @@ def set_language(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
+    """200 ``{"status": "ok"}`` or 503 ``{"status": "unavailable"}``; the details (database, broker,
+    workers, pending jobs, reasons) only for staff or the bearer token (core.health)."""
     ok, body = health.report()
+    if not health.may_see_details(request):
+        body = {"status": body["status"]}
     return JsonResponse(body, status=200 if ok else 503)
 
 

@@ -134,7 +134,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "core.timing.ServerTimingMiddleware",  # Server-Timing: app;dur=<ms> (load tests read it)
+    "core.timing.ServerTimingMiddleware",  # Server-Timing when DAMA_SERVER_TIMING (load tests)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -281,6 +281,16 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # The health check is probed over plain HTTP by load balancers.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# The Server-Timing header (core/timing.py) helps timing attacks: sent only with DEBUG, or when
+# DAMA_SERVER_TIMING=1 (the load test sets it to report the server's own times).
+DAMA_SERVER_TIMING = env_bool("DAMA_SERVER_TIMING", DEBUG)
+# /healthz tells anyone "ok" or "unavailable"; staff, and callers that send
+# "Authorization: Bearer <DAMA_HEALTHZ_TOKEN>", also get the details (database, broker, workers).
+DAMA_HEALTHZ_TOKEN = os.environ.get("DAMA_HEALTHZ_TOKEN", "").strip()
+if DAMA_HEALTHZ_TOKEN and len(DAMA_HEALTHZ_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "DAMA_HEALTHZ_TOKEN is too short: use a random string of 32 or more characters."
+    )
 
 # --- Celery ---------------------------------------------------------------------------------------
 _broker = env_url(

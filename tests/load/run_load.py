@@ -76,6 +76,8 @@ class Stack:
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "0",
+            # Server-Timing is off in production (timing attacks): on here, the report reads it
+            "DAMA_SERVER_TIMING": "1",
             "DAMA_VAR_DIR": str(workdir / "var"),
             "STATIC_ROOT": str(workdir / "static"),
             "LOG_LEVEL": "WARNING",

@@ -57,3 +57,6 @@ def test_a_short_load_run_has_no_errors(backend, tmp_path):
     names = {row["endpoint"] for row in summary["rows"]}
     assert {"move", "puzzle page", "lesson step", "lesson check", "login"} <= names
     assert summary["requests"] > 50
+    # the server's own times came with the responses (Server-Timing, on for the load test only)
+    timed = {row["endpoint"]: row["server"][0] for row in summary["rows"]}
+    assert timed["move"] > 0 and timed["puzzle page"] > 0, timed

@@ -3,7 +3,7 @@ Ctrl-C (SIGINT to the terminal's process group) stops both.
 
 The command runs as a subprocess on a database, broker (the SQLite file of `make run`) and var
 directory of its own, on a free port; the test waits for the home page and for the worker to show
-up in /healthz, then interrupts the whole process group and checks that every process of it (the
+up in /healthz (its details, asked for with the bearer token DAMA_HEALTHZ_TOKEN), then interrupts the whole process group and checks that every process of it (the
 command, runserver and its autoreloader child, the worker and its pool) is gone.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -54,9 +55,10 @@ def group_members(pgid: int) -> set[int]:
     return members
 
 
-def get(url: str) -> tuple[int, str]:
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - loopback
+        with urllib.request.urlopen(request, timeout=5) as response:  # noqa: S310 - loopback
             return response.status, response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
@@ -65,6 +67,7 @@ def get(url: str) -> tuple[int, str]:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list the processes")
 def test_rundev_serves_the_site_runs_a_worker_and_one_ctrl_c_stops_both(tmp_path):
     port = free_port()
+    token = secrets.token_urlsafe(32)
     env = {
         key: value
         for key, value in os.environ.items()
@@ -75,6 +78,7 @@ def test_rundev_serves_the_site_runs_a_worker_and_one_ctrl_c_stops_both(tmp_path
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         DEBUG="1",
         PYTHONUNBUFFERED="1",
+        DAMA_HEALTHZ_TOKEN=token,
     )
     manage = str(ROOT / "manage.py")
     subprocess.run(
@@ -108,7 +112,7 @@ def test_rundev_serves_the_site_runs_a_worker_and_one_ctrl_c_stops_both(tmp_path
             assert process.poll() is None, f"rundev exited early:\n{output()}"
             try:
                 home, _page = get(base + "/")
-                status, body = get(base + "/healthz")
+                status, body = get(base + "/healthz", {"Authorization": f"Bearer {token}"})
                 health = json.loads(body)
                 if home == 200 and status == 200 and health["workers"]["ok"]:
                     break

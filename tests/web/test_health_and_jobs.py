@@ -1,4 +1,5 @@
-"""/healthz and background jobs, without a worker (the worker test starts a real one)."""
+"""/healthz and background jobs, without a worker (the worker test starts a real one). The health
+details are for staff (``admin_client``; visitors get a bare status: tests/security/test_information.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from core.models import Job, WorkerHeartbeat
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_without_a_worker_is_503_with_the_reason(client):
-    response = client.get("/healthz")
+def test_healthz_without_a_worker_is_503_with_the_reason(admin_client):
+    response = admin_client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "unavailable"
@@ -24,18 +25,18 @@ def test_healthz_without_a_worker_is_503_with_the_reason(client):
     assert body["pending_jobs"] == 0
 
 
-def test_healthz_counts_pending_jobs(client):
+def test_healthz_counts_pending_jobs(admin_client):
     Job.objects.create(kind="probe")
     Job.objects.create(kind="probe", status=Job.Status.RUNNING)
     Job.objects.create(kind="probe", status=Job.Status.DONE)
-    assert client.get("/healthz").json()["pending_jobs"] == 2
+    assert admin_client.get("/healthz").json()["pending_jobs"] == 2
 
 
-def test_healthz_is_200_when_a_worker_heartbeat_is_fresh(client, settings, tmp_path):
+def test_healthz_is_200_when_a_worker_heartbeat_is_fresh(admin_client, settings, tmp_path):
     # the SQLite-file broker of `make run` cannot broadcast a ping: heartbeats tell instead
     settings.CELERY_BROKER_URL = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
     WorkerHeartbeat.beat("celery@somewhere")
-    response = client.get("/healthz")
+    response = admin_client.get("/healthz")
     assert response.status_code == 200, response.json()
     assert response.json()["workers"]["workers"] == ["celery@somewhere"]
 
@@ -47,9 +48,9 @@ def test_a_stale_heartbeat_does_not_count(client, settings):
     assert client.get("/healthz").status_code == 503
 
 
-def test_healthz_reports_an_unreachable_broker(client, settings):
+def test_healthz_reports_an_unreachable_broker(admin_client, settings):
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
-    response = client.get("/healthz")
+    response = admin_client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"]["ok"] is False
     assert any("broker unreachable" in reason for reason in response.json()["reasons"])

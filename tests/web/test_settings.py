@@ -19,6 +19,8 @@ SETTING_VARS = [
     "CELERY_BROKER_URL",
     "CSRF_TRUSTED_ORIGINS",
     "DAMA_TEACHERS_AUTO_APPROVE",
+    "DAMA_SERVER_TIMING",
+    "DAMA_HEALTHZ_TOKEN",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 ]
 
@@ -141,6 +143,26 @@ def test_teacher_approval_follows_debug_unless_set(tmp_path):
     )
     result = run("print(s.DAMA_TEACHERS_AUTO_APPROVE)", tmp_path, DAMA_TEACHERS_AUTO_APPROVE="no")
     assert result.stdout.strip() == "False"
+
+
+def test_server_timing_follows_debug_unless_set(tmp_path):
+    code = "print(s.DAMA_SERVER_TIMING)"
+    assert run(code, tmp_path).stdout.strip() == "True"
+    assert run(code, tmp_path, **PRODUCTION).stdout.strip() == "False"
+    assert run(code, tmp_path, **PRODUCTION, DAMA_SERVER_TIMING="1").stdout.strip() == "True"
+    assert (
+        "DAMA_SERVER_TIMING='sometimes'" in run("", tmp_path, DAMA_SERVER_TIMING="sometimes").stderr
+    )
+
+
+def test_a_short_healthz_token_is_refused(tmp_path):
+    result = run("", tmp_path, DAMA_HEALTHZ_TOKEN="secret")
+    assert result.returncode != 0
+    assert "DAMA_HEALTHZ_TOKEN is too short" in result.stderr
+    good = "t0ken-" + "x" * 40
+    assert (
+        run("print(s.DAMA_HEALTHZ_TOKEN)", tmp_path, DAMA_HEALTHZ_TOKEN=good).stdout.strip() == good
+    )
 
 
 def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
