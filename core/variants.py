@@ -1,6 +1,8 @@
-"""The three variants the site teaches, as the web layer names them.
+"""The variants the site teaches, as the web layer shows them.
 
-The names match the engine's ``dama.VARIANT_NAMES`` (a test checks it); the titles are translated.
+Built from the engine's registry ``dama.VARIANTS``: the name, the board size and the title (in
+English and Czech) are the engine's; the web adds only its own words, the short name of the
+variant switcher and the home page's one-line blurb.
 """
 
 from __future__ import annotations
@@ -8,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import Http404
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+import dama
+from dama.lang import lang_code
 
 from .signals import preferences_chosen
 
@@ -24,33 +29,40 @@ class VariantInfo:
     blurb: str | Promise
 
 
-VARIANTS: dict[str, VariantInfo] = {
-    "czech": VariantInfo(
-        "czech",
-        _("Czech draughts"),
+def _title(variant: dama.Variant) -> str:
+    """The engine's title of ``variant`` in the active language."""
+    return variant.title_cs if lang_code(get_language()) == "cs" else variant.title
+
+
+_lazy_title = lazy(_title, str)
+
+#: the web's own words for each variant of the engine (a variant without them fails at start)
+_WORDS: dict[str, tuple[Promise, Promise]] = {
+    "czech": (
         pgettext_lazy("variant", "Czech"),
-        8,
         _(
             "8×8 board, men capture only forwards, a king must capture first, free choice of capture."
         ),
     ),
-    "international": VariantInfo(
-        "international",
-        _("International draughts"),
+    "international": (
         pgettext_lazy("variant", "International"),
-        10,
         _(
             "10×10 board, 20 men each, men capture backwards too, the longest capture is compulsory."
         ),
     ),
-    "brazilian": VariantInfo(
-        "brazilian",
-        _("Brazilian draughts"),
+    "brazilian": (
         pgettext_lazy("variant", "Brazilian"),
-        8,
         _("The international rules on an 8×8 board."),
     ),
 }
+
+
+def _info(variant: dama.Variant) -> VariantInfo:
+    short, blurb = _WORDS[variant.name]
+    return VariantInfo(variant.name, _lazy_title(variant), short, variant.size, blurb)
+
+
+VARIANTS: dict[str, VariantInfo] = {v.name: _info(v) for v in dama.VARIANTS.values()}
 VARIANT_NAMES = tuple(VARIANTS)
 DEFAULT_VARIANT = "czech"
 VARIANT_CHOICES = [(v.name, v.title) for v in VARIANTS.values()]

@@ -11,7 +11,14 @@ from core import engine as core_engine
 from core.variants import VARIANT_NAMES
 
 APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "dama_learn"]
-ADAPTERS = {"core/engine.py", "lessons/engine.py", "puzzles/engine.py", "classroom/engine.py"}
+#: the modules that import the engine: one per app, and core's variant registry (dama.VARIANTS)
+ADAPTERS = {
+    "core/engine.py",
+    "core/variants.py",
+    "lessons/engine.py",
+    "puzzles/engine.py",
+    "classroom/engine.py",
+}
 
 
 def imports_dama(path: Path) -> bool:
