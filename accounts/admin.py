@@ -4,7 +4,11 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from .forms import AdminLoginForm
 from .models import Profile
+
+# The admin's log-in goes through the site's log-in limits (accounts.forms.ThrottledLogin).
+admin.site.login_form = AdminLoginForm
 
 
 class ProfileInline(admin.StackedInline):

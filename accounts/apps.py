@@ -7,4 +7,11 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        from django.core import checks
+
+        from core.ratelimit import check_shared_cache
+
         from . import signals  # noqa: F401
+
+        # with DEBUG off, check --deploy fails unless the limits' cache is shared (Redis)
+        checks.register(check_shared_cache, checks.Tags.caches, deploy=True)

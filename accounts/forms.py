@@ -1,16 +1,88 @@
+"""The accounts' forms. Log-in goes through the limits of ``accounts.limits`` (the admin's log-in
+form too); sign-up and the profile take an e-mail address without saying whether an account has it
+(the address is added once its owner opens the link mailed to it: ``accounts.mail``)."""
+
+from __future__ import annotations
+
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.ratelimit import client_address, username_key
+
+from . import limits
 from .models import Profile
+
+
+class ThrottledLogin:
+    """Checks the password only when the log-in limits allow it (mixed into AuthenticationForm).
+
+    While an account waits, or the client's address has had too many failures, the form is
+    invalid with a "throttled" error and ``retry_after`` seconds, and the password is not checked.
+    A failure is counted for the account (NFKC-normalised and case-folded, so look-alike names
+    share it) and for the address; a success clears the account's failures.
+    """
+
+    retry_after = 0
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not username or not password:
+            return super().clean()
+        address = client_address(self.request) if self.request is not None else "unknown"
+        account = username_key(username)
+        by_account, by_address = limits.login_account(), limits.login_address()
+        if by_address.is_blocked(address):
+            self.retry_after = by_address.retry_after(address)
+            raise ValidationError(
+                gettext(
+                    "Too many failed log-in attempts from your network. Wait %(wait)s and try "
+                    "again, or reset your password."
+                )
+                % {"wait": limits.wait_text(self.retry_after)},
+                code="throttled",
+            )
+        wait = by_account.begin(account)
+        if wait:
+            self.retry_after = wait
+            raise ValidationError(
+                gettext(
+                    "Too many failed log-in attempts for this account. Wait %(wait)s and try "
+                    "again, or reset your password."
+                )
+                % {"wait": limits.wait_text(wait)},
+                code="throttled",
+            )
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            by_account.fail(account)
+            by_address.hit(address)
+            raise
+        by_account.reset(account)
+        return cleaned
+
+
+class LoginForm(ThrottledLogin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
+    pass
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
         label=_("E-mail"),
         required=False,
-        help_text=_("Optional; needed only to reset a forgotten password."),
+        help_text=_(
+            "Optional; needed only to reset a forgotten password. We send a link to confirm it."
+        ),
     )
     want_teacher = forms.BooleanField(
         label=_("I teach draughts and want to create classes"),
@@ -22,10 +94,12 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data.get("email", "").strip()
-        if email and User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this e-mail already exists."))
-        return email
+        return User.objects.normalize_email(self.cleaned_data.get("email", "").strip())
+
+    def save(self, commit: bool = True) -> User:
+        # the address is added when its owner confirms it (accounts.mail), never at sign-up
+        self.instance.email = ""
+        return super().save(commit)
 
 
 class ProfileForm(forms.ModelForm):
@@ -34,14 +108,14 @@ class ProfileForm(forms.ModelForm):
         fields = ("preferred_variant", "language")
 
 
-class EmailForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ("email",)
-        labels = {"email": _("E-mail")}
+class EmailForm(forms.Form):
+    """The account's e-mail address: a new one is mailed a confirmation link (the view)."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("A new address is used once you open the link we send to it."),
+    )
 
     def clean_email(self) -> str:
-        email = self.cleaned_data.get("email", "").strip()
-        if email and User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError(_("An account with this e-mail already exists."))
-        return email
+        return User.objects.normalize_email(self.cleaned_data.get("email", "").strip())

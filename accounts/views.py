@@ -1,4 +1,6 @@
-"""Sign-up, log-in with the profile's language, the profile page and the teacher request."""
+"""Sign-up, log-in with the profile's language, the profile page, e-mail confirmation, password
+reset and the teacher request. Log-in, sign-up and reset are rate-limited (``accounts.limits``);
+no page tells whether an account has an e-mail address (the mails say it, to the address)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,17 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core.ratelimit import Limiter, client_address
+from core.ratelimit import client_address, username_key
 
-from .forms import EmailForm, ProfileForm, SignupForm
+from . import limits, mail, tasks
+from .forms import EmailForm, LoginForm, ProfileForm, SignupForm
 from .models import profile_of
 
 
@@ -36,49 +39,41 @@ def _next_url(request: HttpRequest, default: str) -> str:
     return default
 
 
-def _login_limiters() -> tuple[Limiter, Limiter]:
-    """Failures per username and address, and per address alone (4x as many)."""
-    limit, window = settings.DAMA_LOGIN_FAILURES, settings.DAMA_LOGIN_WINDOW_SECONDS
-    return Limiter("login-user", limit, window), Limiter("login-ip", 4 * limit, window)
+def _mail_args(request: HttpRequest) -> tuple[str, bool, str]:
+    """Where the links of a mail point, and its language: the site as this request reached it."""
+    return request.get_host(), request.is_secure(), translation.get_language() or ""
+
+
+def _too_many(response: HttpResponse, retry_after: int) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _mail_refusal(wait: int) -> str:
+    return _(
+        "We sent too many e-mails to this address in the last hour. Wait %(wait)s and try again."
+    ) % {"wait": limits.wait_text(wait)}
+
+
+def _confirmation_sent(email: str) -> str:
+    return _(
+        "We sent a link to %(email)s: open it to use this address for your account. "
+        "(If another account has the address, we tell its owner instead.)"
+    ) % {"email": email}
 
 
 class LoginView(auth_views.LoginView):
+    """The site's log-in, through the limits of ``ThrottledLogin`` (429 with Retry-After)."""
+
     template_name = "accounts/login.html"
-
-    def _keys(self) -> tuple[tuple[str, str], tuple[str]]:
-        address = client_address(self.request)
-        username = self.request.POST.get("username", "")[:150].strip().lower()
-        return (username, address), (address,)
-
-    def post(self, request, *args, **kwargs):
-        (by_user, by_ip), (user_key, ip_key) = _login_limiters(), self._keys()
-        if by_user.is_blocked(*user_key) or by_ip.is_blocked(*ip_key):
-            minutes = max(1, round(settings.DAMA_LOGIN_WINDOW_SECONDS / 60))
-            # an unbound form: the password is not even checked while blocked
-            form = self.get_form_class()(request, initial={"username": user_key[0]})
-            form.cleaned_data = {}
-            form.add_error(
-                None,
-                _(
-                    "Too many failed log-in attempts. Wait %(minutes)s minutes and try again, "
-                    "or reset your password."
-                )
-                % {"minutes": minutes},
-            )
-            response = self.render_to_response(self.get_context_data(form=form), status=429)
-            response["Retry-After"] = str(settings.DAMA_LOGIN_WINDOW_SECONDS)
-            return response
-        return super().post(request, *args, **kwargs)
+    authentication_form = LoginForm
 
     def form_invalid(self, form):
-        by_user, by_ip = _login_limiters()
-        user_key, ip_key = self._keys()
-        by_user.hit(*user_key)
-        by_ip.hit(*ip_key)
-        return super().form_invalid(form)
+        response = super().form_invalid(form)
+        return _too_many(response, form.retry_after) if form.retry_after else response
 
     def form_valid(self, form):
-        _login_limiters()[0].reset(*self._keys()[0])
         response = super().form_valid(form)
         return _apply_language(response, profile_of(form.get_user()).language)
 
@@ -86,18 +81,42 @@ class LoginView(auth_views.LoginView):
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("profile")
+    context = {"next": _next_url(request, "")}
+    if request.method == "POST":
+        by_address, address = limits.signups(), client_address(request)
+        if not by_address.allow(address):
+            wait = by_address.retry_after(address)
+            refusal = _(
+                "Too many sign-ups from your network in the last hour. Wait %(wait)s and try again."
+            ) % {"wait": limits.wait_text(wait)}
+            page = render(
+                request,
+                "accounts/signup.html",
+                {**context, "form": SignupForm(), "refusal": refusal},
+            )
+            return _too_many(page, wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        to_address = limits.mails_to()
+        if email and not to_address.allow(limits.email_key(email)):
+            wait = to_address.retry_after(limits.email_key(email))
+            form.add_error("email", _mail_refusal(wait))
+            page = render(request, "accounts/signup.html", {**context, "form": form})
+            return _too_many(page, wait)
         user = form.save()
         profile = profile_of(user)
         language = translation.get_language() or ""
         if language[:2] in dict(settings.LANGUAGES):
             profile.language = language[:2]
             profile.save(update_fields=["language"])
-        login(request, user, backend="accounts.backends.ModelBackend")
+        login(request, user)
         messages.success(
             request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
         )
+        if email:
+            tasks.enqueue(tasks.send_email_confirmation, user.pk, email, *_mail_args(request))
+            messages.info(request, _confirmation_sent(email))
         if form.cleaned_data["want_teacher"]:
             if profile.request_teacher_role():
                 messages.success(
@@ -114,32 +133,104 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/signup.html",
-        {"form": form, "next": _next_url(request, "")},
+        {**context, "form": form},
         status=400 if form.errors else 200,
     )
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    prof = profile_of(request.user)
+    user = request.user
+    prof = profile_of(user)
     form = ProfileForm(request.POST or None, instance=prof, prefix="profile")
-    email_form = EmailForm(request.POST or None, instance=request.user, prefix="account")
+    email_form = EmailForm(request.POST or None, initial={"email": user.email}, prefix="account")
+    context = {"form": form, "email_form": email_form, "profile": prof}
+    if request.method != "POST":
+        return render(request, "accounts/profile.html", context)
+    if not (form.is_valid() and email_form.is_valid()):
+        return render(request, "accounts/profile.html", context, status=400)
+    email = email_form.cleaned_data["email"]
+    confirm = bool(email) and email.casefold() != user.email.casefold()
+    if confirm:
+        by_account, to_address = limits.email_changes(), limits.mails_to()
+        if not by_account.allow(str(user.pk)):
+            wait = by_account.retry_after(str(user.pk))
+        elif not to_address.allow(limits.email_key(email)):
+            wait = to_address.retry_after(limits.email_key(email))
+        else:
+            wait = 0
+        if wait:
+            email_form.add_error("email", _mail_refusal(wait))
+            return _too_many(render(request, "accounts/profile.html", context), wait)
+    form.save()
+    if not email and user.email:
+        user.email = ""  # removing the address needs no confirmation
+        user.save(update_fields=["email"])
+    request.session["dama_variant"] = prof.preferred_variant
+    messages.success(request, _("Your profile is saved."))
+    if confirm:
+        tasks.enqueue(tasks.send_email_confirmation, user.pk, email, *_mail_args(request))
+        messages.info(request, _confirmation_sent(email))
+    return _apply_language(redirect("profile"), prof.language)
+
+
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to a new address: a page with a button (mail scanners that open links
+    change nothing); the button adds the address to the account the link names."""
+    found = mail.read_confirmation(token)
+    if found is None:
+        return render(request, "accounts/email_confirm.html", {"invalid": True}, status=400)
+    user, email = found
     if request.method == "POST":
-        if form.is_valid() and email_form.is_valid():
-            form.save()
-            email_form.save()
-            request.session["dama_variant"] = prof.preferred_variant
-            messages.success(request, _("Your profile is saved."))
-            return _apply_language(redirect("profile"), prof.language)
-        status = 400
-    else:
-        status = 200
+        if not mail.confirm_address(user, email):
+            return render(
+                request, "accounts/email_confirm.html", {"taken": True, "email": email}, status=409
+            )
+        messages.success(
+            request, _("%(email)s is the e-mail address of your account now.") % {"email": email}
+        )
+        return redirect("profile" if request.user == user else "login")
     return render(
-        request,
-        "accounts/profile.html",
-        {"form": form, "email_form": email_form, "profile": prof},
-        status=status,
+        request, "accounts/email_confirm.html", {"email": email, "name": user.get_username()}
     )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Asks a worker to mail the link: the answer, and its timing, are the same for any address
+    (no database query here). Limited per client address and per address asked for."""
+
+    template_name = "accounts/password_reset.html"
+
+    def post(self, request, *args, **kwargs):
+        by_address, address = limits.reset_requests(), client_address(request)
+        if not by_address.allow(address):
+            wait = by_address.retry_after(address)
+            refusal = _(
+                "Too many password-reset requests from your network in the last hour. "
+                "Wait %(wait)s and try again."
+            ) % {"wait": limits.wait_text(wait)}
+            page = self.render_to_response(self.get_context_data(refusal=refusal))
+            return _too_many(page, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"]
+        to_address = limits.mails_to()
+        if not to_address.allow(limits.email_key(email)):
+            wait = to_address.retry_after(limits.email_key(email))
+            form.add_error("email", _mail_refusal(wait))
+            return _too_many(self.form_invalid(form), wait)
+        tasks.enqueue(tasks.send_password_reset, email, *_mail_args(self.request))
+        return HttpResponseRedirect(self.get_success_url())
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+
+    def form_valid(self, form):
+        # the owner showed they read the account's mail: its log-in delays end
+        limits.login_account().reset(username_key(form.user.get_username()))
+        return super().form_valid(form)
 
 
 @login_required

@@ -8,6 +8,7 @@ A bad value stops start-up with an ``ImproperlyConfigured`` that names the varia
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -219,10 +220,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Log-in attempts: after DAMA_LOGIN_FAILURES failures for one username from one address (or 4x
-# that from one address, any username) within DAMA_LOGIN_WINDOW_SECONDS, log-in answers 429.
+# Log-in attempts (core/ratelimit.py, on the cache): after DAMA_LOGIN_FAILURES failures of one
+# account (from any address) each further attempt waits DAMA_LOGIN_DELAY_SECONDS, doubled after
+# every failure up to DAMA_LOGIN_MAX_DELAY_SECONDS (429 with Retry-After meanwhile); one address
+# gets 4x DAMA_LOGIN_FAILURES failures (any user names) per DAMA_LOGIN_WINDOW_SECONDS.
 DAMA_LOGIN_FAILURES = env_int("DAMA_LOGIN_FAILURES", 5, minimum=1)
 DAMA_LOGIN_WINDOW_SECONDS = env_int("DAMA_LOGIN_WINDOW_SECONDS", 300, minimum=1)
+DAMA_LOGIN_DELAY_SECONDS = env_int("DAMA_LOGIN_DELAY_SECONDS", 2, minimum=1)
+DAMA_LOGIN_MAX_DELAY_SECONDS = env_int("DAMA_LOGIN_MAX_DELAY_SECONDS", 900, minimum=1)
+if DAMA_LOGIN_MAX_DELAY_SECONDS < DAMA_LOGIN_DELAY_SECONDS:
+    raise ImproperlyConfigured(
+        f"DAMA_LOGIN_MAX_DELAY_SECONDS={DAMA_LOGIN_MAX_DELAY_SECONDS} must be at least "
+        f"DAMA_LOGIN_DELAY_SECONDS={DAMA_LOGIN_DELAY_SECONDS}."
+    )
+# Per client address and hour: sign-ups, and password-reset requests (also e-mail changes per
+# account); per target address and hour: mails (reset links, address confirmations).
+DAMA_SIGNUPS_PER_HOUR = env_int("DAMA_SIGNUPS_PER_HOUR", 10, minimum=1)
+DAMA_RESETS_PER_HOUR = env_int("DAMA_RESETS_PER_HOUR", 10, minimum=1)
+DAMA_MAILS_PER_ADDRESS_PER_HOUR = env_int("DAMA_MAILS_PER_ADDRESS_PER_HOUR", 3, minimum=1)
+# The reverse proxies in front of the site (addresses or networks, comma separated). Only a request
+# that comes from one of them has its client address read from X-Forwarded-For (the right-most
+# address that is not a trusted proxy); without this, every client behind a proxy is the proxy.
+DAMA_TRUSTED_PROXIES = env_list("DAMA_TRUSTED_PROXIES", [])
+for _proxy in DAMA_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"DAMA_TRUSTED_PROXIES entry {_proxy!r} is not an IP address or network "
+            "(e.g. 127.0.0.1 or 10.0.0.0/8)."
+        ) from None
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

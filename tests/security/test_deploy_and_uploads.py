@@ -22,6 +22,7 @@ PRODUCTION = {
     "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
     "ALLOWED_HOSTS": "dama.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://dama.example.org",
+    "REDIS_URL": "redis://redis.internal:6379/0",  # a shared cache (check --deploy requires one)
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.mail import confirmation_token
 from tests.puzzle_fixtures import make_puzzle
 from tests.web.test_classroom_permissions import MATRIX as CLASSROOM_MATRIX
 
@@ -43,6 +44,8 @@ MATRIX = [
     ("login", "get", lambda w: {}, None, ALL),
     ("logout", "post", lambda w: {}, {}, REDIRECT),
     ("profile", "get", lambda w: {}, None, ACCOUNT),
+    ("confirm_email", "get", lambda w: {"token": confirmation_token(w.student, "new@example.com")}, None, ALL),
+    ("confirm_email", "get", lambda w: {"token": "bad-token"}, None, {r: 400 for r in ROLES}),
     ("request_teacher", "post", lambda w: {}, {}, ACCOUNT_POST),
     ("password_change", "get", lambda w: {}, None, ACCOUNT),
     ("password_change_done", "get", lambda w: {}, None, ACCOUNT),

@@ -8,12 +8,50 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.cache import cache
 
 from accounts.models import Profile, profile_of
 from core import progress
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """The rate limits count in the cache: each test starts with none counted."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def run_mail_tasks_inline(monkeypatch) -> list[tuple[str, tuple]]:
+    """The accounts' mail tasks, run in-process as a worker would when the page's transaction
+    commits (wrap the request in ``django_capture_on_commit_callbacks(execute=True)``); the list
+    holds (task name, arguments) of each task sent."""
+    from accounts import tasks
+
+    sent: list[tuple[str, tuple]] = []
+
+    def sender(task):
+        def delay(*args):
+            sent.append((task.name, args))
+            return task.apply(args=args).get()
+
+        return delay
+
+    for task in (tasks.send_password_reset, tasks.send_email_confirmation):
+        monkeypatch.setattr(task, "delay", sender(task))
+    return sent
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    return run_mail_tasks_inline(monkeypatch)
+
+
+def confirmation_link(message) -> str:
+    return re.search(r"http://testserver(/accounts/email/confirm/\S+/)", message.body).group(1)
 
 
 def signup(client, username="newbie", **extra):
@@ -44,10 +82,33 @@ def test_signup_with_mismatched_passwords_is_a_form_error(client):
     assert not User.objects.filter(username="newbie").exists()
 
 
-def test_signup_rejects_an_email_already_in_use(client, student):
-    response = signup(client, email=student.email)
-    assert response.status_code == 400
-    assert "already exists" in response.content.decode()
+def test_signup_keeps_the_email_only_once_its_owner_confirms_it(
+    client, worker, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = signup(client, email="newbie@example.com")
+    assert response.status_code == 302
+    user = User.objects.get(username="newbie")
+    assert user.email == ""
+    assert worker == [
+        (
+            "accounts.send_email_confirmation",
+            (user.pk, "newbie@example.com", "testserver", False, "en"),
+        )
+    ]
+    assert mail.outbox[0].to == ["newbie@example.com"]
+    link = confirmation_link(mail.outbox[0])
+    page = client.get(link)
+    assert page.status_code == 200 and "newbie@example.com" in page.content.decode()
+    assert client.post(link).status_code == 302
+    user.refresh_from_db()
+    assert user.email == "newbie@example.com"
+
+
+def test_signup_says_a_confirmation_link_is_on_its_way(client):
+    page = signup(client, email="newbie@example.com")
+    text = client.get(page["Location"]).content.decode()
+    assert "We sent a link to newbie@example.com" in text
 
 
 def test_teacher_requested_at_signup_is_granted_at_once_when_the_setting_says_so(client, settings):
@@ -99,25 +160,74 @@ def test_login_switches_to_the_profile_language(client, student):
     assert response.cookies["django_language"].value == "cs"
 
 
-def test_profile_saves_variant_language_and_email(client, student):
+def test_profile_saves_variant_and_language_and_mails_a_new_address_a_link(
+    client, student, worker, django_capture_on_commit_callbacks
+):
     client.force_login(student)
-    response = client.post(
-        "/accounts/profile/",
-        {
-            "profile-preferred_variant": "international",
-            "profile-language": "cs",
-            "account-email": "s@example.org",
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/accounts/profile/",
+            {
+                "profile-preferred_variant": "international",
+                "profile-language": "cs",
+                "account-email": "s@example.org",
+            },
+        )
     assert response.status_code == 302
     profile = profile_of(student)
     student.refresh_from_db()
-    assert (profile.preferred_variant, profile.language, student.email) == (
-        "international",
-        "cs",
-        "s@example.org",
-    )
+    assert (profile.preferred_variant, profile.language) == ("international", "cs")
     assert response.cookies["django_language"].value == "cs"
+    assert student.email == "standa@example.com"  # until the new address is confirmed
+    assert mail.outbox[0].to == ["s@example.org"]
+    client.post(confirmation_link(mail.outbox[0]))
+    student.refresh_from_db()
+    assert student.email == "s@example.org"
+
+
+def test_profile_removes_the_address_at_once(client, student):
+    client.force_login(student)
+    response = client.post(
+        "/accounts/profile/",
+        {"profile-preferred_variant": "czech", "profile-language": "", "account-email": ""},
+    )
+    assert response.status_code == 302
+    student.refresh_from_db()
+    assert student.email == ""
+
+
+def test_a_confirmation_link_that_was_tampered_with_is_a_400(client, student):
+    from accounts.mail import confirmation_token
+
+    token = confirmation_token(student, "s@example.org")
+    response = client.get(f"/accounts/email/confirm/{token[:-2]}xx/")
+    assert response.status_code == 400
+    assert "not valid" in response.content.decode()
+    assert client.post(f"/accounts/email/confirm/{token[:-2]}xx/").status_code == 400
+    student.refresh_from_db()
+    assert student.email == "standa@example.com"
+
+
+def test_a_confirmation_link_expires(client, student, monkeypatch):
+    import time
+
+    from accounts.mail import CONFIRMATION_DAYS, confirmation_token
+
+    token = confirmation_token(student, "s@example.org")
+    later = time.time() + CONFIRMATION_DAYS * 24 * 3600 + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert client.post(f"/accounts/email/confirm/{token}/").status_code == 400
+
+
+def test_an_address_taken_by_another_account_meanwhile_is_not_added(client, student, outsider):
+    from accounts.mail import confirmation_token
+
+    token = confirmation_token(student, "shared@example.org")
+    User.objects.filter(pk=outsider.pk).update(email="Shared@example.org")
+    response = client.post(f"/accounts/email/confirm/{token}/")
+    assert response.status_code == 409
+    student.refresh_from_db()
+    assert student.email == "standa@example.com"
 
 
 def test_profile_rejects_an_unknown_variant(client, student):
@@ -150,11 +260,15 @@ def test_password_change(client, student):
     assert student.check_password("another-long-pass-77")
 
 
-def test_password_reset_sends_a_link_that_sets_a_new_password(client, student):
+def test_password_reset_sends_a_link_that_sets_a_new_password(
+    client, student, worker, django_capture_on_commit_callbacks
+):
     assert client.get("/accounts/password/reset/").status_code == 200
-    response = client.post("/accounts/password/reset/", {"email": student.email})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/accounts/password/reset/", {"email": student.email})
     assert response.status_code == 302
     assert client.get(response["Location"]).status_code == 200
+    assert worker == [("accounts.send_password_reset", (student.email, "testserver", False, "en"))]
     assert len(mail.outbox) == 1
     link = re.search(
         r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body

@@ -19,6 +19,9 @@ SETTING_VARS = [
     "CELERY_BROKER_URL",
     "CSRF_TRUSTED_ORIGINS",
     "DAMA_TEACHERS_AUTO_APPROVE",
+    "DAMA_TRUSTED_PROXIES",
+    "DAMA_LOGIN_DELAY_SECONDS",
+    "DAMA_LOGIN_MAX_DELAY_SECONDS",
     "DAMA_SERVER_TIMING",
     "DAMA_HEALTHZ_TOKEN",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
@@ -165,12 +168,15 @@ def test_a_short_healthz_token_is_refused(tmp_path):
     )
 
 
-def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
+def check_deploy(tmp_path, **extra: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in SETTING_VARS}
     env.update(
-        PRODUCTION, DAMA_VAR_DIR=str(tmp_path / "var"), DAMA_DEV_SECRET_KEY_FILE=str(tmp_path / "k")
+        PRODUCTION,
+        DAMA_VAR_DIR=str(tmp_path / "var"),
+        DAMA_DEV_SECRET_KEY_FILE=str(tmp_path / "k"),
+        **extra,
     )
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         env=env,
@@ -178,8 +184,51 @@ def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
         text=True,
         timeout=120,
     )
+
+
+def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
+    result = check_deploy(tmp_path, REDIS_URL="redis://redis.internal:6379/0")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_the_deploy_check_fails_without_a_shared_cache(tmp_path):
+    # each gunicorn worker would count log-in failures in a cache of its own (issue 22, item 6)
+    result = check_deploy(tmp_path)
+    assert result.returncode != 0
+    assert "dama.E001" in result.stderr and "Set REDIS_URL" in result.stderr
+
+
+def test_the_shared_cache_check_is_for_production_only(settings):
+    from core.ratelimit import check_shared_cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.DEBUG = True
+    assert check_shared_cache() == []
+    settings.DEBUG = False
+    assert [error.id for error in check_shared_cache()] == ["dama.E001"]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://r",
+        }
+    }
+    assert check_shared_cache() == []
+
+
+def test_trusted_proxies_are_addresses_or_networks(tmp_path):
+    result = run(
+        "print(s.DAMA_TRUSTED_PROXIES)", tmp_path, DAMA_TRUSTED_PROXIES="127.0.0.1, 10.0.0.0/8"
+    )
+    assert result.stdout.strip() == "['127.0.0.1', '10.0.0.0/8']"
+    assert run("print(s.DAMA_TRUSTED_PROXIES)", tmp_path).stdout.strip() == "[]"
+    result = run("", tmp_path, DAMA_TRUSTED_PROXIES="127.0.0.1,proxy.internal")
+    assert "ImproperlyConfigured: DAMA_TRUSTED_PROXIES entry 'proxy.internal'" in result.stderr
+
+
+def test_the_longest_login_delay_cannot_be_shorter_than_the_first(tmp_path):
+    result = run("", tmp_path, DAMA_LOGIN_DELAY_SECONDS="60", DAMA_LOGIN_MAX_DELAY_SECONDS="10")
+    assert "ImproperlyConfigured: DAMA_LOGIN_MAX_DELAY_SECONDS=10 must be at least" in result.stderr
 
 
 def test_gunicorn_runs_one_sync_worker_per_core_unless_told(monkeypatch):
