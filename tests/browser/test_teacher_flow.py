@@ -90,6 +90,13 @@ def test_teacher_builds_proves_and_assigns_a_puzzle_and_sees_the_students_result
         editor_square(page, n).click()
         check(page.locator("#puzzle-fen")).to_have_value(re.compile(rf":B(?:[\d,]*,)?{n}\b"))
     check(page.locator("#puzzle-fen")).to_have_value("W:W22:B11,18")
+    # "Ask the engine": a job on the worker, its answer polled onto the solution board
+    page.locator('[data-testid="ask-engine"]').click()
+    check(page.locator('[data-testid="solution-line"]')).to_have_text("22x15x8", timeout=30_000)
+    check(page.locator('[data-testid="solution-status"]')).to_contain_text("unique")
+    check(page.locator("#engine-job")).not_to_have_attribute("hx-get", re.compile("."))
+    page.get_by_role("button", name="Start again").click()
+    check(page.locator('[data-testid="solution-line"]')).to_have_text("–")
     for n in ROUTE:
         solution_square(page, n).click()
     check(page.locator('[data-testid="solution-line"]')).to_have_text("22x8")

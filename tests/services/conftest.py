@@ -111,7 +111,8 @@ def sqlite_broker(settings, tmp_path):
 
 
 class Worker:
-    """`celery -A dama_learn worker -Q verify` in its own process group."""
+    """`celery -A dama_learn worker -Q verify,deep` in its own process group (proofs, and the
+    board editor's "Ask the engine")."""
 
     def __init__(self, broker: str, log: Path, env: dict[str, str]) -> None:
         self.hostname = f"verify-{uuid.uuid4().hex[:8]}@localhost"
@@ -119,7 +120,7 @@ class Worker:
         self.log_path = log
         self._log = open(log, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "verify",
+            [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "verify,deep",
              "-n", self.hostname, "--concurrency", "1", "--loglevel", "INFO",
              "--without-mingle", "--without-gossip"],
             cwd=settings.BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
