@@ -26,7 +26,7 @@ class JoinForm(forms.Form):
 
     def clean_code(self) -> str:
         code = normalise_code(self.cleaned_data["code"])
-        if not Classroom.objects.filter(join_code=code, joining_open=True).exists():
+        if not Classroom.objects.joinable(code).exists():
             raise ValidationError(_("No class takes students with this code."), code="unknown")
         return code
 

@@ -64,6 +64,11 @@ class ClassroomQuerySet(models.QuerySet["Classroom"]):
             return self.none()
         return self.filter(memberships__user=user)
 
+    def joinable(self, code: str) -> ClassroomQuerySet:
+        """The class that takes students with the join code ``code`` (as typed: any case,
+        spaces and dashes ignored)."""
+        return self.filter(join_code=normalise_code(code), joining_open=True)
+
 
 class Classroom(models.Model):
     """A class of a club or school: its teachers (several) and students."""
@@ -127,6 +132,16 @@ class Classroom(models.Model):
                 self.save(update_fields=["join_code"])
                 return code
         raise RuntimeError("no free join code")  # pragma: no cover - 31**8 codes
+
+    def remove_teacher(self, teacher) -> bool:
+        """Take ``teacher`` off the class unless they are its last teacher (then False). The
+        class's row is locked meanwhile, so two teachers removing each other leave one."""
+        with transaction.atomic():
+            Classroom.objects.select_for_update().filter(pk=self.pk).first()
+            if self.teachers.count() <= 1:
+                return False
+            self.teachers.remove(teacher)
+            return True
 
     def add_student(self, user, *, managed: bool = False) -> Membership:
         membership, _created = Membership.objects.get_or_create(

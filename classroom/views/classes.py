@@ -128,11 +128,10 @@ def co_teacher_add(request: HttpRequest, pk: int) -> HttpResponse:
 def co_teacher_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     classroom = class_for(request, pk)
     teacher = get_object_or_404(classroom.teachers, pk=user_id)
-    if classroom.teachers.count() <= 1:
-        messages.error(request, _("A class needs at least one teacher."))
-    else:
-        classroom.teachers.remove(teacher)
+    if classroom.remove_teacher(teacher):
         messages.success(request, _("%(name)s no longer teaches this class.") % {"name": teacher})
+    else:
+        messages.error(request, _("A class needs at least one teacher."))
     if not classroom.is_teacher(request.user):
         return redirect("classroom:dashboard")
     return redirect(classroom.get_absolute_url())
