@@ -238,6 +238,9 @@ if DAMA_LOGIN_MAX_DELAY_SECONDS < DAMA_LOGIN_DELAY_SECONDS:
 DAMA_SIGNUPS_PER_HOUR = env_int("DAMA_SIGNUPS_PER_HOUR", 10, minimum=1)
 DAMA_RESETS_PER_HOUR = env_int("DAMA_RESETS_PER_HOUR", 10, minimum=1)
 DAMA_MAILS_PER_ADDRESS_PER_HOUR = env_int("DAMA_MAILS_PER_ADDRESS_PER_HOUR", 3, minimum=1)
+# Wrong join codes per client address and hour (classroom.views.join): then every code gets 429
+# until the hour is over. Only wrong codes count (a class joining from a school shares an address).
+DAMA_JOIN_GUESSES_PER_HOUR = env_int("DAMA_JOIN_GUESSES_PER_HOUR", 60, minimum=1)
 # The reverse proxies in front of the site (addresses or networks, comma separated). Only a request
 # that comes from one of them has its client address read from X-Forwarded-For (the right-most
 # address that is not a trusted proxy); without this, every client behind a proxy is the proxy.

@@ -925,3 +925,54 @@ def test_a_childs_new_password_is_never_stored_by_a_cache(client, teacher, class
     assert_not_stored(client.post(url))
     client.logout()
     assert not client.login(username=child.username, password=PASSWORD)
+
+
+# -- join codes cannot be guessed at speed ----------------------------------------------------------
+
+
+@pytest.fixture
+def few_guesses(settings):
+    """Three wrong join codes an hour, counted afresh for the test client's address."""
+    from classroom.views.join import wrong_codes
+
+    settings.DAMA_JOIN_GUESSES_PER_HOUR = 3
+    for address in ("127.0.0.1", "192.0.2.7"):
+        wrong_codes().reset(address)
+    yield
+    for address in ("127.0.0.1", "192.0.2.7"):
+        wrong_codes().reset(address)
+
+
+def test_wrong_join_codes_from_one_address_are_refused_with_429_even_the_right_one(
+    client, outsider, classroom, few_guesses
+):
+    client.force_login(outsider)
+    for guess in ("AAAA2222", "BBBB3333", "CCCC4444"):
+        assert client.post("/teach/join/", {"code": guess}).status_code == 400
+    response = client.post("/teach/join/", {"code": classroom.join_code})
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 3600
+    assert "Too many wrong join codes from your network" in response.content.decode()
+    assert client.get(classroom.join_url()).status_code == 429
+    assert client.post(classroom.join_url()).status_code == 429
+    assert not classroom.is_student(outsider)
+    other = client.get(classroom.join_url(), REMOTE_ADDR="192.0.2.7")
+    assert other.status_code == 200  # another address has its own count
+
+
+def test_wrong_codes_in_the_join_link_count_too_and_the_refusal_speaks_czech(
+    client, classroom, few_guesses
+):
+    for guess in ("AAAA2222", "BBBB3333", "CCCC4444"):
+        assert client.get(f"/teach/join/{guess}/").status_code == 404
+    response = client.get(classroom.join_url(), HTTP_ACCEPT_LANGUAGE="cs")
+    assert response.status_code == 429
+    assert "Příliš mnoho chybných kódů" in response.content.decode()
+
+
+def test_a_whole_class_joining_with_the_right_code_is_never_throttled(
+    client, student, classroom, few_guesses
+):
+    client.force_login(student)
+    for _n in range(10):
+        assert client.get(classroom.join_url()).status_code == 200
+        assert client.post("/teach/join/", {"code": classroom.join_code.lower()}).status_code == 302
