@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 import dama
 import dama.pdn
 import dama.solve
-import dama.svg
-from core import engine as core_engine
+from core.board import BoardView, board_from_fen, board_view, draw, find_move, play_line
 from core.variants import get_variant
 
 #: what a click in the board editor puts on a square: white/black man/king, or nothing
@@ -39,15 +38,10 @@ QUICK_SOLVE_SECONDS = 3.0
 QUICK_SOLVE_NODES = 300_000
 
 
-def _board(fen: str, variant: str) -> dama.Board:
-    """The position ``fen`` in ``variant``; ``ValidationError`` with the engine's message."""
-    return core_engine.board_from_fen(fen, variant)
-
-
 def normalise_fen(fen: str, variant: str) -> str:
     """The engine's spelling of a position a teacher entered; ``ValidationError`` when invalid."""
     get_variant(variant)
-    return _board(fen, variant).fen()
+    return board_from_fen(fen, variant).fen()
 
 
 def start_fen(variant: str) -> str:
@@ -65,7 +59,7 @@ def white_to_move(fen: str) -> bool:
 
 
 def with_turn(fen: str, variant: str, white: bool) -> str:
-    board = _board(fen, variant)
+    board = board_from_fen(fen, variant)
     board.turn = dama.WHITE if white else dama.BLACK
     return board.fen()
 
@@ -75,7 +69,7 @@ def toggle_piece(fen: str, variant: str, square: int, piece: str) -> str:
     clicking a square that already holds that piece empties it."""
     if piece not in PIECES:
         raise ValidationError(_("Choose a piece to place."), code="piece")
-    board = _board(fen, variant)
+    board = board_from_fen(fen, variant)
     try:
         current = board.piece_at(square)
     except (ValueError, TypeError):
@@ -85,82 +79,34 @@ def toggle_piece(fen: str, variant: str, square: int, piece: str) -> str:
     return board.fen()
 
 
-@dataclass
-class EditorBoard:
-    """The board editor's view of a position: the diagram and what the controls show."""
-
-    variant: str
-    fen: str
-    svg: SafeString
-    white_to_move: bool
-    counts: dict[str, int]
-    squares: int
-
-
-def editor_board(fen: str, variant: str) -> EditorBoard:
-    board = _board(fen, variant)
-    svg = core_engine.board_svg(board, labels="numbers", lang=core_engine.svg_lang())
+def editor_board(fen: str, variant: str) -> BoardView:
+    """The board editor's view of a position: every square numbered, and how many men and kings
+    each side has (``extra["counts"]``)."""
+    board = board_from_fen(fen, variant)
     white_men, white_kings = board.count(dama.WHITE)
     black_men, black_kings = board.count(dama.BLACK)
-    return EditorBoard(
-        variant=variant,
-        fen=board.fen(),
-        svg=mark_safe(svg),  # engine-made SVG
-        white_to_move=board.turn == dama.WHITE,
-        counts={"w": white_men, "W": white_kings, "b": black_men, "B": black_kings},
-        squares=board.geo.squares,
-    )
+    counts = {"w": white_men, "W": white_kings, "b": black_men, "B": black_kings}
+    return board_view(board, labels="numbers", extra={"counts": counts})
 
 
 # -- playing a line (the solution) on the board -----------------------------------------------------
 
 
-def _text(board: dama.Board, move: dama.Move) -> str:
-    """The move's short notation, or its full route when the short one is ambiguous."""
-    text = board.move_text(move)
-    try:
-        if board.parse_move(text) == move:
-            return text
-    except ValueError:
-        pass
-    return board.route_text(move)
-
-
-def replay(variant: str, fen: str, moves: Iterable[str]) -> tuple[dama.Board, list[str]]:
-    """The board after ``moves`` and the moves in the variant's notation; ``ValidationError``
-    naming the first illegal move."""
-    board = _board(fen, variant)
-    texts = []
-    for n, text in enumerate(moves, 1):
-        try:
-            move = board.parse_move(text)
-        except ValueError as exc:
-            raise ValidationError(
-                _("Move %(n)s (%(move)s) is not legal: %(reason)s")
-                % {"n": n, "move": text, "reason": exc},
-                code="line",
-            ) from None
-        texts.append(_text(board, move))
-        board.push(move)
-    return board, texts
-
-
-def line_view(variant: str, fen: str, moves: list[str]) -> core_engine.BoardView:
-    """The board component's view after ``moves`` from ``fen`` (legal moves for clicking)."""
-    board, texts = replay(variant, fen, moves)
-    last = board.peek()
-    return core_engine.board_view(board, last_move=last, notation=texts[-1] if texts else "")
+def line_view(variant: str, fen: str, moves: list[str]) -> BoardView:
+    """The board widget's view after ``moves`` from ``fen`` (legal moves for clicking)."""
+    board, texts = play_line(variant, fen, moves)
+    return board_view(
+        board, mode="free", last_move=board.peek(), notation=texts[-1] if texts else ""
+    )
 
 
 def play_on_line(
     variant: str, fen: str, moves: list[str], *, route: str = "", text: str = ""
 ) -> list[str]:
     """``moves`` and then the move entered (clicked ``route`` or typed ``text``), in notation."""
-    board, texts = replay(variant, fen, moves)
-    if board.outcome() is not None:
-        raise ValidationError(_("The game is over in this position."), code="over")
-    move = core_engine.find_move(board, route=route, text=text)
-    return [*texts, _text(board, move)]
+    board, texts = play_line(variant, fen, moves)
+    move = find_move(board, route=route, text=text)
+    return [*texts, board.move_text(move)]
 
 
 def quick_solve(
@@ -174,7 +120,7 @@ def quick_solve(
     the engine" job, ``classroom.tasks.deep_solve``): the verdict as plain data (``kind``,
     ``solution``, ``alternatives``, ``refutation``, ``reason``). ``progress(fraction)`` hears how
     much of the search's budget (time or nodes, whichever runs out first) is spent."""
-    board = _board(fen, variant)
+    board = board_from_fen(fen, variant)
     try:
         g = dama.solve.parse_goal(goal)
         limits = dama.solve.Limits.from_dict(
@@ -206,21 +152,10 @@ def diagram(
 ) -> SafeString:
     """A diagram of ``fen`` after ``moves`` (the last one marked), with arrows for ``arrows``;
     ``numbers`` writes every dark square's number (worksheets)."""
-    board, _texts = replay(variant, fen, list(moves))
-    drawn = []
-    for text in arrows:
-        try:
-            drawn.append(board.parse_move(text))
-        except ValueError:
-            continue
-    svg = core_engine.board_svg(
-        board,
-        labels="numbers" if numbers else "auto",
-        arrows=drawn,
-        last_move=board.peek(),
-        lang=core_engine.svg_lang(),
+    board, _texts = play_line(variant, fen, moves)
+    return draw(
+        board, arrows=arrows, last_move=board.peek(), labels="numbers" if numbers else "auto"
     )
-    return mark_safe(svg)  # engine-made SVG
 
 
 def describe_goal(goal: str, white: bool) -> str:

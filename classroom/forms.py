@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import is_teacher
+from core.board import play_line
 from puzzles.verification import check_author_horizon
 
 from . import engine
@@ -153,7 +154,7 @@ class PuzzleForm(forms.Form):
             data["horizon"] = 1
         if data.get("fen") and data.get("solution"):
             try:
-                engine.replay(self.variant, data["fen"], data["solution"])
+                play_line(self.variant, data["fen"], data["solution"])
             except ValidationError as exc:
                 self.add_error(None, exc)
         return data

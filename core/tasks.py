@@ -23,12 +23,12 @@ def probe(job_id: str) -> str:
     if not job.claim(worker):
         return "skipped"
     started = time.monotonic()
-    from . import engine
+    from . import board
 
     result = {
         "worker": worker,
-        "engine": engine.engine_version(),
-        "start_moves": engine.count_start_moves(job.params.get("variant", "czech")),
+        "engine": board.engine_version(),
+        "start_moves": board.count_start_moves(job.params.get("variant", "czech")),
         "seconds": round(time.monotonic() - started, 3),
     }
     job.finish(result)

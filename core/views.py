@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import engine, health
+from . import health
+from .board import board_from_fen, board_view, play, start_board
 from .forms import MoveForm
 from .models import Job
 from .signals import preferences_chosen
@@ -29,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
         get_variant(chosen)  # a friendly 404 for an unknown name
         remember_variant(request, chosen)
     variant = current_variant(request)
-    board = engine.board_view(engine.start_board(variant))
+    board = board_view(start_board(variant), mode="free")
     return render(
         request,
         "core/home.html",
@@ -57,27 +58,27 @@ def board_move(request: HttpRequest, variant: str) -> HttpResponse:
     status = 200
     message = ""
     if not form.is_valid():
-        board = engine.board_view(engine.start_board(variant))
+        board = board_view(start_board(variant), mode="free")
         message = _("The move form was incomplete; the board was reset.")
         status = 400
     else:
         data = form.cleaned_data
         try:
-            new_board, move, notation = engine.play(
+            new_board, move, notation = play(
                 data["fen"], variant, route=data["route"], text=data["move"]
             )
         except ValidationError as exc:
             status = 400
             message = " ".join(exc.messages)
             try:
-                board = engine.board_view(
-                    engine.board_from_fen(data["fen"], variant), flipped=data["flipped"]
+                board = board_view(
+                    board_from_fen(data["fen"], variant), mode="free", flipped=data["flipped"]
                 )
             except ValidationError:
-                board = engine.board_view(engine.start_board(variant))
+                board = board_view(start_board(variant), mode="free")
         else:
-            board = engine.board_view(
-                new_board, flipped=data["flipped"], last_move=move, notation=notation
+            board = board_view(
+                new_board, mode="free", flipped=data["flipped"], last_move=move, notation=notation
             )
             message = _("Played %(move)s.") % {"move": notation}
             if board.outcome:

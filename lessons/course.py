@@ -18,9 +18,8 @@ import yaml
 from django.conf import settings
 from django.http import Http404
 from django.urls import reverse
-from django.utils.translation import get_language
 
-from core.engine import cite  # the one translation of rulebook citations, shared by the apps
+from core.board import cite, svg_lang
 
 COURSE_FILES = ("czech", "international", "brazilian", "comparison")
 VARIANT_COURSES = ("czech", "international", "brazilian")
@@ -30,10 +29,6 @@ KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_squar
 
 def lessons_dir() -> Path:
     return Path(getattr(settings, "DAMA_LESSONS_DIR", settings.BASE_DIR / "fixtures" / "lessons"))
-
-
-def active_lang() -> str:
-    return "cs" if (get_language() or "").startswith("cs") else "en"
 
 
 class CourseDataError(ValueError):
@@ -48,7 +43,7 @@ class Text:
     en: str
 
     def __str__(self) -> str:
-        return self.cs if active_lang() == "cs" else self.en
+        return self.cs if svg_lang() == "cs" else self.en
 
     @classmethod
     def read(cls, value: Any, where: str) -> Text:
@@ -57,11 +52,6 @@ class Text:
         ):
             raise CourseDataError(f"{where}: expected {{cs: ..., en: ...}}")
         return cls(cs=value["cs"].strip(), en=value["en"].strip())
-
-
-def article_text(article: str) -> str:
-    """An article citation in the active language ("CUD 2006 art. 4.1" -> "CUD 2006 čl. 4.1")."""
-    return cite(article)
 
 
 @dataclass(frozen=True)
@@ -147,7 +137,7 @@ class Step:
 
     @property
     def article_texts(self) -> list[str]:
-        return [article_text(a) for a in self.articles]
+        return [cite(a) for a in self.articles]
 
     def get_absolute_url(self) -> str:
         return reverse("lessons:step", args=[self.course.slug, self.lesson.slug, self.slug])

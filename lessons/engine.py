@@ -9,19 +9,15 @@ active language and the rulebook article) so that views and templates never touc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 import dama
-import dama.svg
-from core import engine as core_engine
-from core.variants import get_variant
-
-from .course import active_lang, article_text
+from core.board import BoardView, Entry, board_view, draw, read_entry, start_board
 
 if TYPE_CHECKING:
     from .course import Compare, Course, Step
@@ -32,27 +28,16 @@ if TYPE_CHECKING:
 RIGHT, WRONG, LEGAL, CONTINUE, ADDED, BAD = "right", "wrong", "legal", "continue", "added", "bad"
 
 MAX_TEXT = 200
-_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"[,;\s]+")
-
-
-def svg_lang() -> str:
-    """The language of diagram titles and descriptions: the page's."""
-    return active_lang()
 
 
 def start_diagram(variant: str) -> SafeString:
     """The starting position of ``variant`` as an accessible SVG diagram."""
-    get_variant(variant)
-    board = dama.Board(variant)
-    return mark_safe(
-        core_engine.board_svg(board, labels="auto", lang=svg_lang())
-    )  # engine-made SVG
+    return draw(start_board(variant))
 
 
 def men_per_side(variant: str) -> int:
-    get_variant(variant)
-    return len(dama.Board(variant).pieces(dama.WHITE))
+    return len(start_board(variant).pieces(dama.WHITE))
 
 
 # -- values handed to views and templates ---------------------------------------------------------
@@ -84,32 +69,6 @@ class Verdict:
         return self.status == BAD
 
 
-@dataclass
-class LessonBoard:
-    """Everything the lesson board template needs."""
-
-    variant: str
-    fen: str
-    svg: SafeString
-    size: int
-    white_to_move: bool
-    path: tuple[int, ...] = ()
-    last_move: str = ""
-    extra: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def turn_text(self) -> str:
-        return _("White to move") if self.white_to_move else _("Black to move")
-
-    @property
-    def turn_code(self) -> str:
-        return "w" if self.white_to_move else "b"
-
-    @property
-    def path_text(self) -> str:
-        return ",".join(map(str, self.path))
-
-
 # -- positions ------------------------------------------------------------------------------------
 def _start(step: Step) -> dama.Board:
     """The diagram position of ``step``."""
@@ -135,25 +94,6 @@ def _square_label(board: dama.Board, sq: int) -> str:
     return str(sq)
 
 
-def _svg(
-    board: dama.Board,
-    *,
-    marks: dict[int, str] | None = None,
-    arrows: list[list[int]] | None = None,
-    last_move: tuple[int, ...] | None = None,
-) -> SafeString:
-    return mark_safe(  # engine-made SVG
-        core_engine.board_svg(
-            board,
-            highlight=marks or {},
-            arrows=arrows or [],
-            last_move=list(last_move) if last_move else None,
-            labels="auto",
-            lang=svg_lang(),
-        )
-    )
-
-
 def _step_marks(board: dama.Board, step: Step) -> dict[int, str]:
     return {sq: "highlight" for sq in _squares(board, step.highlight)}
 
@@ -167,15 +107,12 @@ def exercise_board(
     *,
     verdict: Verdict | None = None,
     show_answer: bool = False,
-) -> LessonBoard:
+) -> BoardView:
     """The board of the exercise, marked for ``verdict`` (and the answer when it is shown)."""
     board = _exercise_board(step)
     marks = _step_marks(board, step)
     arrows = _step_arrows(board, step)
-    last: tuple[int, ...] | None = None
-    if step.exercise.after:
-        played = board.peek()
-        last = played.routes[0] if played is not None else None
+    last: dama.Move | tuple[int, ...] | None = board.peek() if step.exercise.after else None
     path: tuple[int, ...] = ()
     last_text = step.exercise.after[-1] if step.exercise.after else ""
     if verdict is not None:
@@ -194,25 +131,26 @@ def exercise_board(
         answer_marks, answer_arrows = _answer_drawing(step)
         marks.update(answer_marks)
         arrows = answer_arrows or arrows
-    return LessonBoard(
-        variant=step.variant,
-        fen=board.fen(),
-        svg=_svg(board, marks=marks, arrows=arrows, last_move=last),
-        size=board.variant.size,
-        white_to_move=board.turn == dama.WHITE,
+    return board_view(
+        board,
+        mode="square" if step.exercise.mode == "square" else "lesson",
+        select=step.exercise.mode == "select",
+        marks=marks,
+        arrows=arrows,
+        last_move=last or None,
+        notation=last_text,
         path=path,
-        last_move=last_text,
     )
 
 
 def diagram_before(step: Step) -> SafeString:
     """The diagram of a ``what_if`` step before its moves are played."""
     board = _start(step)
-    return _svg(board, marks=_step_marks(board, step), arrows=_step_arrows(board, step))
+    return draw(board, marks=_step_marks(board, step), arrows=_step_arrows(board, step))
 
 
 def compare_diagram(entry: Compare) -> SafeString:
-    return _svg(dama.Board(entry.variant, entry.fen))
+    return draw(dama.Board(entry.variant, entry.fen))
 
 
 # -- reading what the learner entered ----------------------------------------------------------------
@@ -222,28 +160,6 @@ class _Bad(Exception):
         self.message = message
 
 
-def _read_route(board: dama.Board, route: str) -> tuple[int, ...]:
-    """The clicked squares ("22,15,6") as numbers."""
-    parts = [p for p in route.split(",") if p.strip()]
-    if not parts or len(parts) > 40:
-        raise _Bad(_("The clicked route is not valid."))
-    try:
-        squares = tuple(int(p) for p in parts)
-    except ValueError:
-        raise _Bad(_("The clicked route is not valid.")) from None
-    if any(not 1 <= sq <= board.geo.squares for sq in squares):
-        raise _Bad(_("The clicked route is not valid."))
-    return squares
-
-
-def _typed_route(board: dama.Board, text: str) -> tuple[int, ...] | None:
-    """The squares of a typed move (``30x23x16``), or None when the text is not a list of squares."""
-    try:
-        return tuple(board.parse_square(p) for p in _SPLIT.split(text.strip()) if p)
-    except dama.DamaError:
-        return None
-
-
 def _clean(text: str) -> str:
     text = (text or "").strip()
     if len(text) > MAX_TEXT:
@@ -251,132 +167,46 @@ def _clean(text: str) -> str:
     return text
 
 
-def _move_with_route(board: dama.Board, squares: tuple[int, ...]) -> dama.Move | None:
-    for move in board.legal_moves:
-        if squares in move.routes:
-            return move
-    return None
-
-
-def _is_prefix(board: dama.Board, squares: tuple[int, ...]) -> bool:
-    n = len(squares)
-    return any(
-        len(route) > n and route[:n] == squares
-        for move in board.legal_moves
-        if move.captured
-        for route in move.routes
-    )
-
-
-def _between_has_piece(board: dama.Board, a: int, b: int) -> bool:
-    geo = board.geo
-    (r1, c1), (r2, c2) = geo.row_col(a), geo.row_col(b)
-    dr, dc = r2 - r1, c2 - c1
-    if abs(dr) != abs(dc) or abs(dr) < 2:
-        return False
-    sr, sc = (1 if dr > 0 else -1), (1 if dc > 0 else -1)
-    for i in range(1, abs(dr)):
-        sq = geo.square_at(r1 + i * sr, c1 + i * sc)
-        if sq is not None and board.piece_at(sq) is not None:
-            return True
-    return False
-
-
-def _route_text(board: dama.Board, squares: tuple[int, ...]) -> str:
-    """Clicked squares as move text, written as a capture when a piece is jumped."""
-    capture = len(squares) > 2 or _between_has_piece(board, squares[0], squares[-1])
-    return ("x" if capture else "-").join(board.square_name(sq) for sq in squares)
-
-
-def _explained(board: dama.Board, text: str, *, counts: bool = True) -> Verdict:
-    """The engine's explanation of the illegal move ``text`` (BAD when it is not a move at all)."""
-    explanation = board.explain_illegal(text)
-    if explanation is None:
-        return Verdict(BAD, _("“%(move)s” is not a move here.") % {"move": text})
-    message = explanation.message_cs if active_lang() == "cs" else explanation.message_en
-    if explanation.code in ("syntax", "no_such_square"):
-        return Verdict(BAD, message, article=article_text(explanation.article))
-    return Verdict(
-        WRONG,
-        message,
-        article=article_text(explanation.article),
-        code=explanation.code,
-        squares=tuple(explanation.squares),
-        entered=text,
-        counts=counts,
-    )
-
-
-def _not_a_move(text: str) -> Verdict:
-    return Verdict(
-        BAD,
-        _("“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4.")
-        % {"move": text},
-    )
-
-
-def _entered_move(
+def _entered(
     board: dama.Board, *, route: str, text: str, counts: bool = True
-) -> tuple[dama.Move | None, tuple[int, ...] | None, Verdict | None]:
-    """The legal move the learner entered and its route (when given in full), or a verdict."""
-    if route:
-        squares = _read_route(board, route)
-        if len(squares) < 2:
-            raise _Bad(_("Choose a piece and then where it goes."))
-        move = _move_with_route(board, squares)
-        if move is not None:
-            return move, squares, None
-        if _is_prefix(board, squares):
-            return (
-                None,
-                None,
-                Verdict(
-                    CONTINUE,
-                    _("Landed on %(square)s. The capture goes on: click the next landing square.")
-                    % {"square": board.square_name(squares[-1])},
-                    path=squares,
-                    counts=False,
-                ),
-            )
-        return None, None, _explained(board, _route_text(board, squares), counts=counts)
-    text = _clean(text)
-    if not text:
-        raise _Bad(_("Type your answer, or click on the board."))
-    try:
-        move = board.parse_move(text)
-    except dama.AmbiguousMoveError as exc:
-        raise _Bad(
-            _("%(move)s could be several moves: write the whole route, landing by landing.")
-            % {"move": text}
-        ) from exc
-    except dama.IllegalMoveError:
-        return None, None, _explained(board, text, counts=counts)
-    except dama.DamaError:
-        verdict = _explained(board, text, counts=counts)
-        return None, None, verdict if verdict.is_bad and verdict.article else _not_a_move(text)
-    typed = _typed_route(board, text)
-    return move, (typed if typed and len(typed) > 2 else None), None
+) -> tuple[Entry, Verdict | None]:
+    """What the learner entered (``core.board.read_entry``), and the verdict when it is not a
+    legal move: the capture goes on, an illegal move explained by the engine, or not a move."""
+    entry = read_entry(board, route=route, text=text)
+    if entry.status == "move":
+        return entry, None
+    if entry.status == "continue":
+        return entry, Verdict(CONTINUE, entry.message, path=entry.path, counts=False)
+    if entry.status == "illegal":
+        return entry, Verdict(
+            WRONG,
+            entry.message,
+            article=entry.article,
+            code=entry.code,
+            squares=entry.squares,
+            entered=entry.entered,
+            counts=counts,
+        )
+    return entry, Verdict(BAD, entry.message, article=entry.article, counts=False)
 
 
 def _outcome_after(board: dama.Board) -> tuple[str, str]:
     outcome = board.outcome()
     if outcome is None:
         return "", ""
-    message = outcome.message_cs if active_lang() == "cs" else outcome.message_en
-    return message, article_text(outcome.article)
+    return outcome.message(get_language()), outcome.citation(get_language())
 
 
-def _right(board: dama.Board, move: dama.Move, route: tuple[int, ...] | None) -> Verdict:
-    route = route or move.routes[0]
-    entered = _route_text(board, route) if len(route) > 2 else board.move_text(move)
-    board.push(move)
+def _right(board: dama.Board, entry: Entry) -> Verdict:
+    assert entry.move is not None
+    board.push(entry.move)
     outcome, outcome_article = _outcome_after(board)
     verdict = Verdict(
         RIGHT,
-        _("Right: %(move)s.") % {"move": entered},
-        entered=entered,
+        _("Right: %(move)s.") % {"move": entry.entered},
+        entered=entry.entered,
         fen_after=board.fen(),
-        last_move=route,
+        last_move=entry.named_route or entry.move.routes[0],
         outcome=outcome,
         outcome_article=outcome_article,
     )
@@ -402,6 +232,11 @@ def _legal_but_wrong(board: dama.Board, step: Step, move: dama.Move, entered: st
     return Verdict(LEGAL, message, entered=entered, wrong_index=index, squares=(move.start,))
 
 
+def _full_route(board: dama.Board, text: str) -> tuple[int, ...]:
+    """The full route written ``text`` (``30x23x16``), or () when it names none."""
+    return read_entry(board, text=text).named_route
+
+
 # -- judging ------------------------------------------------------------------------------------------
 def judge(step: Step, *, route: str = "", text: str = "", selection: str = "") -> Verdict:
     """Judge the learner's answer to ``step``: a clicked ``route`` ("22,15") or typed ``text``.
@@ -425,19 +260,15 @@ def judge(step: Step, *, route: str = "", text: str = "", selection: str = "") -
 
 def _judge_move(board: dama.Board, step: Step, *, route: str, text: str) -> Verdict:
     ex = step.exercise
-    move, entered_route, verdict = _entered_move(board, route=route, text=text)
+    entry, verdict = _entered(board, route=route, text=text)
     if verdict is not None:
         return verdict
+    move = entry.move
     assert move is not None
-    entered = (
-        _route_text(board, entered_route)
-        if entered_route and len(entered_route) > 2
-        else board.move_text(move)
-    )
     if ex.kind == "capture_route" and not ex.any_route:
-        accepted = {_typed_route(board, r) for r in ex.answers}
-        if entered_route is not None:
-            right = entered_route in accepted
+        accepted = {_full_route(board, r) for r in ex.answers}
+        if entry.named_route:
+            right = entry.named_route in accepted
         elif all(r in accepted for r in move.routes):
             right = True
         elif any(r in accepted for r in move.routes):
@@ -447,13 +278,15 @@ def _judge_move(board: dama.Board, step: Step, *, route: str, text: str) -> Verd
     else:
         right = move in {board.parse_move(a) for a in ex.answers}
     if right:
-        return _right(board, move, entered_route)
-    return _legal_but_wrong(board, step, move, entered)
+        return _right(board, entry)
+    return _legal_but_wrong(board, step, move, entry.entered)
 
 
 def _judge_square(board: dama.Board, step: Step, *, route: str, text: str) -> Verdict:
     if route:
-        squares = _read_route(board, route)
+        squares = board.read_entry(route=route).squares
+        if not squares:
+            raise _Bad(_("The clicked route is not valid."))
         if len(squares) != 1:
             raise _Bad(_("Click one square."))
         sq = squares[0]
@@ -506,9 +339,10 @@ def _judge_selection(board: dama.Board, step: Step, *, text: str) -> Verdict:
         )
     chosen: list[dama.Move] = []
     for part in parts:
-        move, _route, verdict = _entered_move(board, route="", text=part)
+        entry, verdict = _entered(board, route="", text=part)
         if verdict is not None:
             return verdict
+        move = entry.move
         assert move is not None
         if not move.captured:
             wrong = _legal_but_wrong(board, step, move, board.move_text(move))
@@ -542,10 +376,11 @@ def _judge_selection(board: dama.Board, step: Step, *, text: str) -> Verdict:
 
 
 def _add_to_selection(board: dama.Board, *, route: str, selection: str) -> Verdict:
-    move, _route, verdict = _entered_move(board, route=route, text="", counts=False)
+    entry, verdict = _entered(board, route=route, text="", counts=False)
     if verdict is not None:
         verdict.selection = selection
         return verdict
+    move = entry.move
     assert move is not None
     if not move.captured:
         return Verdict(
@@ -584,7 +419,7 @@ def _answer_drawing(step: Step) -> tuple[dict[int, str], list[list[int]]]:
     arrows: list[list[int]] = []
     for answer in ex.answers[:8]:
         if ex.kind == "capture_route" and not ex.any_route:
-            route = _typed_route(board, answer)
+            route = _full_route(board, answer)
             if route:
                 arrows.append(list(route))
         else:
@@ -624,8 +459,7 @@ def course_problems(course: Course) -> list[str]:
                 board.parse_square(ex.answers[0])
             elif ex.kind == "capture_route" and not ex.any_route:
                 for answer in ex.answers:
-                    route = _typed_route(board, answer)
-                    if route is None or _move_with_route(board, route) is None:
+                    if not _full_route(board, answer):
                         problems.append(f"{where}: {answer!r} is not a legal capture route")
             else:
                 for answer in ex.answers:

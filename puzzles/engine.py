@@ -17,16 +17,14 @@ from functools import lru_cache
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 import dama
 import dama.mine
 import dama.proof
 import dama.solve
-import dama.svg
-from core import engine as core_engine
+from core import board as core_board
 from core.variants import get_variant
 
 #: the verdict kinds of ``dama.solve`` (unique, cooked, no_solution, undecided)
@@ -42,17 +40,12 @@ def engine_version() -> str:
     return str(dama.ENGINE_VERSION)
 
 
-def svg_lang() -> str:
-    """The language of diagram titles and descriptions: the page's."""
-    return "cs" if (get_language() or "").startswith("cs") else "en"
-
-
 # -- positions, goals, limits ----------------------------------------------------------------------
 
 
 def position(fen: str, variant: str) -> dama.Board:
     """The position ``fen`` in ``variant``; ``ValidationError`` with the engine's message."""
-    return core_engine.board_from_fen(fen, variant)
+    return core_board.board_from_fen(fen, variant)
 
 
 def normalize_fen(fen: str, variant: str) -> str:
@@ -119,16 +112,7 @@ def line_texts(variant: str, fen: str, moves: Iterable[str]) -> list[str]:
 
 def check_line(variant: str, fen: str, moves: Iterable[str]) -> None:
     """``ValidationError`` naming the first move of ``moves`` that is not legal in turn."""
-    board = position(fen, variant)
-    for n, text in enumerate(moves, 1):
-        try:
-            board.push(board.parse_move(text))
-        except ValueError as exc:
-            raise ValidationError(
-                _("Move %(n)s (%(move)s) of the solution is not legal: %(reason)s")
-                % {"n": n, "move": text, "reason": exc},
-                code="solution",
-            ) from None
+    core_board.play_line(variant, fen, moves)
 
 
 def white_to_move(fen: str) -> bool:
@@ -203,16 +187,8 @@ def diagram(
 ) -> SafeString:
     """A diagram of ``fen`` (the start position when None), with an arrow for each legal move
     written in ``arrows`` (moves that do not parse are left out)."""
-    get_variant(variant)
-    board = dama.Board(variant) if fen is None else position(fen, variant)
-    moves = []
-    for text in arrows:
-        try:
-            moves.append(board.parse_move(text))
-        except ValueError:
-            continue
-    svg = core_engine.board_svg(board, arrows=moves, labels="auto", lang=svg_lang(), size=size)
-    return mark_safe(svg)  # engine-made SVG
+    board = core_board.start_board(variant) if fen is None else position(fen, variant)
+    return core_board.draw(board, arrows=arrows, size=size)
 
 
 # -- PDN -------------------------------------------------------------------------------------------
@@ -376,54 +352,6 @@ def mine(
 # board component's lesson mode, where the server answers each click.
 
 
-@dataclass
-class TrainerBoard:
-    """What the trainer's board template needs (no legal moves, no solution)."""
-
-    variant: str
-    fen: str
-    svg: SafeString
-    size: int
-    white_to_move: bool
-    path: tuple[int, ...] = ()
-    last_move: str = ""
-    #: the route of the last move, for the short animation of the defender's reply
-    animate: tuple[int, ...] = ()
-
-    @property
-    def turn_code(self) -> str:
-        return "w" if self.white_to_move else "b"
-
-    @property
-    def path_text(self) -> str:
-        return ",".join(map(str, self.path))
-
-    @property
-    def animate_text(self) -> str:
-        return ",".join(map(str, self.animate))
-
-
-@dataclass
-class Entry:
-    """What the player entered, read against the position.
-
-    ``status``: ``move`` (a legal move: ``key``, ``route`` as the proof writes it, ``notation``),
-    ``continue`` (a capture entered landing by landing goes on: ``path``), ``illegal`` (the
-    engine's explanation: ``message``, ``article``, ``squares``) or ``bad`` (not a move at all).
-    """
-
-    status: str
-    key: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-    route: str = ""
-    notation: str = ""
-    message: str = ""
-    article: str = ""
-    code: str = ""
-    squares: tuple[int, ...] = ()
-    path: tuple[int, ...] = ()
-    entered: str = ""
-
-
 def _played(variant: str, fen: str, line: Iterable[str]) -> dama.Board:
     """The board after ``line`` (a copy: the caller may push and pop on it)."""
     return _played_cached(variant, fen, tuple(line)).copy()
@@ -444,11 +372,6 @@ def _played_cached(variant: str, fen: str, line: tuple[str, ...]) -> dama.Board:
     return board
 
 
-def article_label(article: str) -> str:
-    """A rulebook citation in the page's language."""
-    return core_engine.cite(article)
-
-
 def trainer_board(
     variant: str,
     fen: str,
@@ -459,141 +382,28 @@ def trainer_board(
     arrows: Iterable[str] = (),
     flipped: bool = False,
     animate: bool = False,
-) -> TrainerBoard:
+) -> core_board.BoardView:
     """The position after ``line``, with its last move marked (``animate`` asks the page to slide
     it in), squares marked (``marks``: square -> CSS class) and ``arrows`` (moves written from this
-    position)."""
+    position). No legal move reaches the page (in a capture puzzle it would be the answer)."""
     board = _played(variant, fen, line)
-    last = board.peek()
-    drawn = []
-    for text in arrows:
-        try:
-            drawn.append(board.parse_move(text))
-        except ValueError:
-            continue
-    svg = core_engine.board_svg(
+    return core_board.board_view(
         board,
-        highlight=marks or {},
-        arrows=drawn,
-        last_move=last,
+        marks=marks,
+        arrows=arrows,
+        last_move=board.peek(),
         flipped=flipped,
-        labels="auto",
-        lang=svg_lang(),
-    )
-    last_text = ""
-    if last is not None:
-        before = board.copy()
-        before.pop()
-        last_text = before.move_text(last)
-    return TrainerBoard(
-        variant=variant,
-        fen=board.fen(),
-        svg=mark_safe(svg),  # engine-made SVG
-        size=board.variant.size,
-        white_to_move=board.turn == dama.WHITE,
-        path=tuple(path),
-        last_move=last_text,
-        animate=tuple(last.routes[0]) if (animate and last is not None) else (),
-    )
-
-
-def _explain(board: dama.Board, text: str) -> Entry:
-    explanation = board.explain_illegal(text)
-    if explanation is None:
-        return Entry("bad", message=_("“%(move)s” is not a move here.") % {"move": text})
-    message = explanation.message_cs if svg_lang() == "cs" else explanation.message_en
-    status = "bad" if explanation.code in ("syntax", "no_such_square") else "illegal"
-    return Entry(
-        status,
-        message=message,
-        article=article_label(explanation.article),
-        code=explanation.code,
-        squares=tuple(s for s in explanation.squares if 1 <= s <= board.geo.squares),
-        entered=text,
-    )
-
-
-def _move_entry(board: dama.Board, move: dama.Move) -> Entry:
-    return Entry(
-        "move",
-        key=(move.start, move.end, tuple(sorted(move.captured))),
-        route=move.route_str(0),
-        notation=board.move_text(move),
+        path=path,
+        animate=animate,
     )
 
 
 def read_entry(
     variant: str, fen: str, line: Iterable[str], *, route: str = "", text: str = ""
-) -> Entry:
-    """Read a clicked route (``"22,15,6"``, posted landing by landing) or typed notation."""
-    board = _played(variant, fen, line)
-    if route:
-        parts = [p for p in route.split(",") if p.strip()]
-        try:
-            squares = tuple(int(p) for p in parts)
-        except ValueError:
-            squares = ()
-        if (
-            not squares
-            or len(squares) > 40
-            or any(not 1 <= s <= board.geo.squares for s in squares)
-        ):
-            return Entry("bad", message=_("The clicked route is not valid."))
-        if len(squares) < 2:
-            return Entry("bad", message=_("Choose a piece and then where it goes."))
-        n = len(squares)
-        for move in board.legal_moves:
-            if squares in move.routes:
-                return _move_entry(board, move)
-        if any(
-            len(r) > n and r[:n] == squares
-            for move in board.legal_moves
-            if move.captured
-            for r in move.routes
-        ):
-            return Entry(
-                "continue",
-                path=squares,
-                message=_(
-                    "Landed on %(square)s. The capture goes on: click the next landing square."
-                )
-                % {"square": board.square_name(squares[-1])},
-            )
-        jumped = n > 2 or any(
-            m.captured and m.start == squares[0] and m.end == squares[-1] for m in board.legal_moves
-        )
-        typed = ("x" if jumped else "-").join(board.square_name(s) for s in squares)
-        entry = _explain(board, typed)
-        if entry.status == "bad" and n == 2 and board.piece_at(squares[0]) is None:
-            entry.message = _("There is no piece on %(square)s.") % {
-                "square": board.square_name(squares[0])
-            }
-        return entry
-    text = (text or "").strip()
-    if not text:
-        return Entry(
-            "bad", message=_("Type a move, for example 22-18 or c3-d4, or click the board.")
-        )
-    if len(text) > 200:
-        return Entry("bad", message=_("That is too long to be a move."))
-    try:
-        move = board.parse_move(text)
-    except dama.AmbiguousMoveError:
-        return Entry(
-            "bad",
-            message=_("%(move)s could be several moves: write the whole route, landing by landing.")
-            % {"move": text},
-        )
-    except dama.IllegalMoveError:
-        return _explain(board, text)
-    except ValueError:
-        entry = _explain(board, text)
-        if entry.status == "bad" and not entry.article:
-            entry.message = _(
-                "“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4."
-            ) % {"move": text}
-        return entry
-    return _move_entry(board, move)
+) -> core_board.Entry:
+    """Read a clicked route (``"22,15,6"``, posted landing by landing) or typed notation on the
+    position after ``line``."""
+    return core_board.read_entry(_played(variant, fen, line), route=route, text=text)
 
 
 def move_notation(variant: str, fen: str, line: list[str], route: str) -> str:
@@ -605,12 +415,6 @@ def move_notation(variant: str, fen: str, line: list[str], route: str) -> str:
 def texts_of(variant: str, fen: str, line: Iterable[str]) -> list[str]:
     """The moves of ``line`` in the variant's usual notation."""
     return line_texts(variant, fen, line)
-
-
-def hint_square(variant: str, fen: str, line: list[str], route: str) -> int:
-    """The square of the piece that plays ``route`` after ``line``."""
-    board = _played(variant, fen, line)
-    return board.parse_move(route).start
 
 
 def _balance(board: dama.Board, white: bool) -> int:
@@ -774,14 +578,10 @@ def stored_refutation(proof: dict[str, Any] | None, line: Iterable[str], wrong: 
 def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str, Any]]:
     """The solution as frames: the start, then the board after each move (with its notation)."""
     board = position(fen, variant)
-    lang = svg_lang()
-    frames = [
-        {"svg": mark_safe(core_engine.board_svg(board, labels="auto", lang=lang)), "move": ""}
-    ]
+    frames = [{"svg": core_board.draw(board), "move": ""}]
     for text in moves:
         move = board.parse_move(text)
         notation = board.move_text(move)
         board.push(move)
-        svg = core_engine.board_svg(board, last_move=move, labels="auto", lang=lang)
-        frames.append({"svg": mark_safe(svg), "move": notation})  # engine-made SVG
+        frames.append({"svg": core_board.draw(board, last_move=move), "move": notation})
     return frames

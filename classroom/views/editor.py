@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.board import play_line
 from core.models import Job
 from puzzles.models import Puzzle
 from puzzles.views import proof_context
@@ -206,7 +207,7 @@ def editor_line(request: HttpRequest, pk: int) -> HttpResponse:
     message, is_error = "", False
     if action == "show":  # a line of the proof (the cook, the refutation) to step through
         try:
-            engine.replay(variant, fen, line)
+            play_line(variant, fen, line)
         except ValidationError as exc:
             return HttpResponse(escape(" ".join(exc.messages)), status=400)  # htmx swaps it in
         context = _line_context(

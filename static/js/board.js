@@ -1,6 +1,6 @@
 /* The board component: click or keyboard to move, the server judges every move.
  *
- * Needs only what the template renders: an engine SVG whose dark squares carry data-square="N",
+ * Needs only what the board widget (templates/core/board.html) renders: an engine SVG whose dark squares carry data-square="N",
  * a JSON list of legal moves in data-moves [{routes: [[start, ..., end], ...], text, captured}], a move form
  * (hidden "route" field, "move" text field) and an aria-live status line. Legal targets are
  * highlighted at once from the JSON; a multi-capture is entered landing by landing; the finished

@@ -7,13 +7,13 @@ from pathlib import Path
 
 from django.conf import settings
 
-from core import engine as core_engine
+from core import board as core_board
 from core.variants import VARIANT_NAMES
 
 APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "dama_learn"]
 #: the modules that import the engine: one per app, and core's variant registry (dama.VARIANTS)
 ADAPTERS = {
-    "core/engine.py",
+    "core/board.py",
     "core/variants.py",
     "lessons/engine.py",
     "puzzles/engine.py",
@@ -49,7 +49,7 @@ def test_only_the_adapter_modules_import_the_engine():
 
 
 def test_the_site_knows_exactly_the_engines_variants():
-    assert set(VARIANT_NAMES) == set(core_engine.engine_variant_names())
+    assert set(VARIANT_NAMES) == set(core_board.engine_variant_names())
 
 
 def test_each_app_has_its_adapter():
@@ -59,18 +59,18 @@ def test_each_app_has_its_adapter():
 
 def test_board_drawings_are_cached_by_position_and_options():
     import dama
-    from core import engine as core_engine
+    from core import board as core_board
 
     board = dama.Board("czech")
-    plain = core_engine.board_svg(board, labels="auto", lang="en")
+    plain = core_board.board_svg(board, labels="auto", lang="en")
     # the defaults spelled out share the entry; any real option gets its own drawing
-    assert core_engine.board_svg(board, labels="auto", lang="en", highlight={}, arrows=[]) is plain
-    assert core_engine.board_svg(board, labels=None, lang="en") != plain
-    assert core_engine.board_svg(board, labels="auto", lang="en", flipped=True) != plain
-    assert core_engine.board_svg(board, labels="auto", lang="cs") != plain
-    marked = core_engine.board_svg(board, labels="auto", lang="en", highlight={22: "hint"})
+    assert core_board.board_svg(board, labels="auto", lang="en", highlight={}, arrows=[]) is plain
+    assert core_board.board_svg(board, labels=None, lang="en") != plain
+    assert core_board.board_svg(board, labels="auto", lang="en", flipped=True) != plain
+    assert core_board.board_svg(board, labels="auto", lang="cs") != plain
+    marked = core_board.board_svg(board, labels="auto", lang="en", highlight={22: "hint"})
     assert 'class="square dark hint"' in marked and marked != plain
     # the same as drawing it afresh
     assert plain == dama.svg.board_svg(board, labels="auto", lang="en")
     board.push(board.parse_move("22-18"))
-    assert core_engine.board_svg(board, labels="auto", lang="en") != plain
+    assert core_board.board_svg(board, labels="auto", lang="en") != plain

@@ -1,0 +1,455 @@
+"""The web's one seam to the rules engine ``dama`` for boards, shared by every app.
+
+- **Language**: :func:`svg_lang` (the page's language as the engine names it) and :func:`cite`
+  (a rulebook citation in it); the engine's messages come in it by ``message(get_language())``.
+- **Positions**: :func:`board_from_fen` and :func:`play_line` turn a bad position or an illegal
+  move of a line into a ``ValidationError``.
+- **Drawing**: :func:`board_svg` (the engine's SVG through a per-process cache) and
+  :func:`draw` (a board drawn in the page's language, safe to put in a template).
+- **The board view**: :class:`BoardView`, what the board widget (``templates/core/board.html``,
+  ``static/js/board.js``) needs, made by :func:`board_view`.
+- **Entry**: :func:`read_entry` reads what a visitor entered on a board (a clicked route, posted
+  landing by landing, or typed notation) as an :class:`Entry`: a move, the start of a capture that
+  goes on, an illegal move with the engine's explanation, or input that is not a move at all.
+
+Engine objects stay here and in the apps' own ``engine.py`` modules (what only that app needs:
+lessons' judging, the puzzles' proofs, the classroom's editor and PDN); views and templates see
+plain values.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import dama
+import dama.lang
+import dama.svg
+
+from .variants import VARIANTS, get_variant
+
+# -- language ---------------------------------------------------------------------------------------
+
+
+def svg_lang() -> str:
+    """The page's language as the engine names it (``cs`` or ``en``): diagrams, messages."""
+    return dama.lang.lang_code(get_language())
+
+
+def cite(article: str) -> str:
+    """A rulebook citation in the page's language ("CUD 2006 art. 4.1" -> "CUD 2006 čl. 4.1")."""
+    return dama.lang.cite(article, get_language())
+
+
+# -- the engine -------------------------------------------------------------------------------------
+
+
+def engine_version() -> str:
+    return str(dama.ENGINE_VERSION)
+
+
+def engine_variant_names() -> tuple[str, ...]:
+    return tuple(dama.VARIANT_NAMES)
+
+
+def count_start_moves(variant: str) -> int:
+    """How many legal moves White has in the starting position (used by the worker probe)."""
+    return len(start_board(variant).legal_moves)
+
+
+# -- positions --------------------------------------------------------------------------------------
+
+
+def start_board(variant: str) -> dama.Board:
+    get_variant(variant)
+    return dama.Board(variant)
+
+
+def board_from_fen(fen: str, variant: str) -> dama.Board:
+    """The position ``fen`` in ``variant``; a ``ValidationError`` when either is not valid."""
+    if variant not in VARIANTS:
+        raise ValidationError(_("Unknown variant."), code="variant")
+    if not isinstance(fen, str) or not fen.strip() or len(fen) > 400:
+        raise ValidationError(_("The position is missing or too long."), code="fen")
+    try:
+        return dama.Board.from_fen(fen.strip(), variant)
+    except ValueError as exc:
+        raise ValidationError(
+            _("The position is not valid: %(reason)s") % {"reason": exc}, code="fen"
+        ) from None
+
+
+def play_line(variant: str, fen: str, moves: Iterable[str]) -> tuple[dama.Board, list[str]]:
+    """The position after ``moves`` (any notation) from ``fen``, and the moves in the variant's
+    usual notation; a ``ValidationError`` naming the first move that is not legal in turn."""
+    board = board_from_fen(fen, variant)
+    texts = []
+    for n, text in enumerate(moves, 1):
+        try:
+            move = board.parse_move(text)
+        except ValueError as exc:
+            raise ValidationError(
+                _("Move %(n)s (%(move)s) is not legal: %(reason)s")
+                % {"n": n, "move": text, "reason": exc},
+                code="line",
+            ) from None
+        texts.append(board.move_text(move))
+        board.push(move)
+    return board, texts
+
+
+def describe_outcome(board: dama.Board) -> str:
+    """Who has won (or that the game is drawn) when the game has ended on ``board``, else ""."""
+    outcome = board.outcome()
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return _("The game is drawn.")
+    return _("White wins.") if outcome.winner == dama.WHITE else _("Black wins.")
+
+
+# -- drawing ----------------------------------------------------------------------------------------
+
+#: how many drawn boards each process keeps (an SVG is 10-20 kB)
+SVG_CACHE_SIZE = 4096
+_svg_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_svg_lock = threading.Lock()
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a ``board_svg`` option: a move by the route and the captures the
+    drawing uses, a mapping by its sorted items, a sequence by its items."""
+    if isinstance(value, dama.Move):
+        return ("move", value.routes[0], value.captured)
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted((k, str(v)) for k, v in value.items())))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(value)))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_frozen(v) for v in value))
+    return value
+
+
+#: options whose empty or false value is the default (no marks, no arrows, no last move, not
+#: flipped, natural size, the usual title): a drawing with them left out shares the entry
+_SVG_EMPTY_DEFAULTS = frozenset({"highlight", "arrows", "last_move", "flipped", "size", "title"})
+
+
+def board_svg(board: dama.Board, **options: Any) -> str:
+    """``dama.svg.board_svg`` through a per-process cache: the drawing depends only on the
+    position (FEN), the variant and the options, and the same few boards are drawn again and
+    again (a puzzle's start, each step of a lesson)."""
+    key = (
+        board.variant.name,
+        board.fen(),
+        tuple(
+            sorted(
+                (name, _frozen(v))
+                for name, v in options.items()
+                if not (name in _SVG_EMPTY_DEFAULTS and not v)
+            )
+        ),
+    )
+    with _svg_lock:
+        svg = _svg_cache.get(key)
+        if svg is not None:
+            _svg_cache.move_to_end(key)
+            return svg
+    svg = dama.svg.board_svg(board, **options)
+    with _svg_lock:
+        _svg_cache[key] = svg
+        if len(_svg_cache) > SVG_CACHE_SIZE:
+            _svg_cache.popitem(last=False)
+    return svg
+
+
+#: a move to draw: a move, a route (squares from start to end) or a move written in notation
+Drawable = dama.Move | Sequence[int] | str
+
+
+def moves_of(board: dama.Board, moves: Iterable[Drawable]) -> list[dama.Move | Sequence[int]]:
+    """``moves`` ready to draw on ``board``; written ones that are not legal there are left out."""
+    out: list[dama.Move | Sequence[int]] = []
+    for move in moves:
+        if not isinstance(move, str):
+            out.append(move)
+            continue
+        try:
+            out.append(board.parse_move(move))
+        except ValueError:
+            continue
+    return out
+
+
+def draw(
+    board: dama.Board,
+    *,
+    marks: Mapping[int, str] | None = None,
+    arrows: Iterable[Drawable] = (),
+    last_move: dama.Move | Sequence[int] | None = None,
+    flipped: bool = False,
+    labels: str = "auto",
+    size: int | None = None,
+) -> SafeString:
+    """``board`` drawn in the page's language: ``marks`` (square -> CSS class), ``arrows`` and the
+    ``last_move`` marked; ``labels`` ``"numbers"`` writes every dark square's number."""
+    svg = board_svg(
+        board,
+        highlight=dict(marks or {}),
+        arrows=moves_of(board, arrows),
+        last_move=last_move,
+        flipped=flipped,
+        labels=labels,
+        lang=svg_lang(),
+        size=size,
+    )
+    return mark_safe(svg)  # engine-made SVG
+
+
+# -- the board view -----------------------------------------------------------------------------------
+
+
+@dataclass
+class BoardView:
+    """Everything the board widget (``templates/core/board.html``) needs to draw a board and take
+    moves on it.
+
+    ``mode``: ``free`` (the legal moves are in the page, ``moves``), ``lesson`` (no legal move
+    reaches the page: in an exercise or a puzzle they would give the answer away; the server
+    answers each click) or ``square`` (a click posts the square). ``select``: a clicked capture is
+    added to the text field. ``path``: the landings of a capture entered so far; ``animate``: the
+    route of the last move, for a short slide of the piece; ``outcome``: who has won, on a free
+    board.
+    """
+
+    variant: str
+    fen: str
+    svg: SafeString
+    size: int
+    white_to_move: bool
+    mode: str = "lesson"
+    select: bool = False
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    flipped: bool = False
+    last_move: str = ""
+    path: tuple[int, ...] = ()
+    animate: tuple[int, ...] = ()
+    outcome: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def moves_json(self) -> str:
+        return json.dumps(self.moves, separators=(",", ":"))
+
+    @property
+    def turn_text(self) -> str:
+        return _("White to move") if self.white_to_move else _("Black to move")
+
+    @property
+    def turn_code(self) -> str:
+        return "w" if self.white_to_move else "b"
+
+    @property
+    def path_text(self) -> str:
+        return ",".join(map(str, self.path))
+
+    @property
+    def animate_text(self) -> str:
+        return ",".join(map(str, self.animate))
+
+
+def _last_text(board: dama.Board) -> str:
+    """The last move played on ``board`` in the variant's notation ("" when none was)."""
+    last = board.peek()
+    if last is None:
+        return ""
+    before = board.copy()
+    before.pop()
+    return before.move_text(last)
+
+
+def board_view(
+    board: dama.Board,
+    *,
+    mode: str = "lesson",
+    select: bool = False,
+    marks: Mapping[int, str] | None = None,
+    arrows: Iterable[Drawable] = (),
+    last_move: dama.Move | Sequence[int] | None = None,
+    notation: str | None = None,
+    flipped: bool = False,
+    path: Iterable[int] = (),
+    animate: bool = False,
+    labels: str = "auto",
+    extra: dict[str, Any] | None = None,
+) -> BoardView:
+    """The view of ``board`` (see :class:`BoardView`). ``last_move`` is marked on the drawing and
+    written as ``notation`` (by default the last move played on ``board``, in the variant's
+    notation); ``animate`` asks the page to slide it in."""
+    if notation is None:
+        notation = _last_text(board) if last_move is not None else ""
+    moves = (
+        [
+            {
+                "routes": [list(route) for route in move.routes],
+                "text": board.move_text(move),
+                "captured": list(move.captured),
+            }
+            for move in board.legal_moves
+        ]
+        if mode == "free"
+        else []
+    )
+    route = last_move.routes[0] if isinstance(last_move, dama.Move) else last_move
+    return BoardView(
+        variant=board.variant.name,
+        fen=board.fen(),
+        svg=draw(
+            board, marks=marks, arrows=arrows, last_move=last_move, flipped=flipped, labels=labels
+        ),
+        size=board.variant.size,
+        white_to_move=board.turn == dama.WHITE,
+        mode=mode,
+        select=select,
+        moves=moves,
+        flipped=flipped,
+        last_move=notation,
+        path=tuple(path),
+        animate=tuple(route) if (animate and route) else (),
+        outcome=describe_outcome(board) if mode == "free" else "",
+        extra=extra or {},
+    )
+
+
+# -- what a visitor entered ---------------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """What a visitor entered on a board, read against the position, in the page's language.
+
+    ``status``: ``move`` (a legal ``move``: ``route`` as a proof writes it, ``notation`` in the
+    variant's usual notation, ``named_route`` the full route when one was entered), ``continue``
+    (a capture entered landing by landing goes on: ``path``), ``illegal`` (a move the rules do not
+    allow: the engine's ``message``, ``article``, ``code`` and the ``squares`` it is about) or
+    ``bad`` (not a move at all: ``message``, and ``article`` when the engine cites one).
+    ``entered`` is the entry as move text.
+    """
+
+    status: str
+    message: str = ""
+    article: str = ""
+    code: str = ""
+    squares: tuple[int, ...] = ()
+    path: tuple[int, ...] = ()
+    entered: str = ""
+    move: dama.Move | None = None
+    route: str = ""
+    notation: str = ""
+    named_route: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> tuple[int, int, tuple[int, ...]]:
+        """The move's identity: start, end and the captured squares in order."""
+        if self.move is None:
+            return (0, 0, ())
+        return (self.move.start, self.move.end, tuple(sorted(self.move.captured)))
+
+    def error(self) -> ValidationError:
+        """A ``ValidationError`` saying why this entry is not a move (the article cited after it)."""
+        text = f"{self.message} ({self.article})" if self.article else self.message
+        return ValidationError(text, code=self.status)
+
+
+def read_entry(board: dama.Board, *, route: str = "", text: str = "") -> Entry:
+    """Read a clicked ``route`` (``"22,15,6"``, posted landing by landing) or typed ``text``
+    (``22-18``, ``22x15x6``, ``c3-d4``) on ``board``; a route wins over text."""
+    entry = board.read_entry(route=route, text=text)
+    lang = get_language()
+    kind = entry.kind
+    if kind == dama.EntryKind.MOVE:
+        assert entry.move is not None
+        return Entry(
+            "move",
+            entered=entry.text,
+            move=entry.move,
+            route=entry.move.route_str(0),
+            notation=board.move_text(entry.move),
+            named_route=entry.route if entry.names_route else (),
+        )
+    if kind == dama.EntryKind.PARTIAL:
+        return Entry(
+            "continue",
+            _("Landed on %(square)s. The capture goes on: click the next landing square.")
+            % {"square": board.square_name(entry.squares[-1])},
+            path=entry.squares,
+        )
+    explanation = entry.explanation
+    if kind == dama.EntryKind.ILLEGAL:
+        if explanation is None:
+            return Entry(
+                "illegal",
+                _("%(move)s is not a legal move here.") % {"move": entry.text},
+                entered=entry.text,
+            )
+        return Entry(
+            "illegal",
+            explanation.message(lang),
+            article=explanation.citation(lang),
+            code=explanation.code,
+            squares=tuple(s for s in explanation.squares if 1 <= s <= board.geo.squares),
+            entered=entry.text,
+        )
+    if explanation is not None and explanation.code != "syntax":  # a square not on the board
+        return Entry("bad", explanation.message(lang), article=explanation.citation(lang))
+    return Entry("bad", _unreadable(entry))
+
+
+def _unreadable(entry: dama.Entry) -> str:
+    """Why ``entry`` is not a move, in the page's language."""
+    if entry.reason == "empty":
+        return _("Type a move, for example 22-18 or c3-d4, or click the board.")
+    if entry.reason == "too_long":
+        return _("That is too long to be a move.")
+    if entry.reason == "bad_route":
+        return _("The clicked route is not valid.")
+    if entry.reason == "one_square":
+        return _("Choose a piece and then where it goes.")
+    if entry.reason == "ambiguous":
+        return _("%(move)s could be several moves: write the whole route, landing by landing.") % {
+            "move": entry.text
+        }
+    return _(
+        "“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4."
+    ) % {"move": entry.text}
+
+
+def find_move(board: dama.Board, *, route: str = "", text: str = "") -> dama.Move:
+    """The legal move entered on ``board`` (see :func:`read_entry`); a ``ValidationError`` saying
+    why it is not one, or that the game is over."""
+    if board.outcome() is not None:
+        raise ValidationError(_("The game is over in this position."), code="over")
+    entry = read_entry(board, route=route, text=text)
+    if entry.move is None:
+        raise entry.error()
+    return entry.move
+
+
+def play(
+    fen: str, variant: str, *, route: str = "", text: str = ""
+) -> tuple[dama.Board, dama.Move, str]:
+    """Play the entered move on ``fen``: the new board, the move, and the move in notation."""
+    board = board_from_fen(fen, variant)
+    move = find_move(board, route=route, text=text)
+    notation = board.move_text(move)
+    board.push(move)
+    return board, move, notation
