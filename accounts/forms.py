@@ -24,7 +24,8 @@ class ThrottledLogin:
     While an account waits, or the client's address has had too many failures, the form is
     invalid with a "throttled" error and ``retry_after`` seconds, and the password is not checked.
     A failure is counted for the account (NFKC-normalised and case-folded, so look-alike names
-    share it) and for the address; a success clears the account's failures.
+    share it) and for the address; a success clears the account's failures. A browser that logged
+    in to the account before counts on its own (``limits.device_of``).
     """
 
     retry_after = 0
@@ -47,7 +48,9 @@ class ThrottledLogin:
                 % {"wait": limits.wait_text(self.retry_after)},
                 code="throttled",
             )
-        wait = by_account.begin(account)
+        device = limits.device_of(self.request, account)
+        key = (account, device) if device else (account,)
+        wait = by_account.begin(*key)
         if wait:
             self.retry_after = wait
             raise ValidationError(
@@ -61,10 +64,12 @@ class ThrottledLogin:
         try:
             cleaned = super().clean()
         except ValidationError:
-            by_account.fail(account)
+            by_account.fail(*key)
             by_address.hit(address)
             raise
         by_account.reset(account)
+        if device:
+            by_account.reset(account, device)
         return cleaned
 
 

@@ -4,6 +4,9 @@
   any address (``DAMA_LOGIN_FAILURES`` free failures, then ``DAMA_LOGIN_DELAY_SECONDS`` doubled
   after each further failure, at most ``DAMA_LOGIN_MAX_DELAY_SECONDS``), and 4x
   ``DAMA_LOGIN_FAILURES`` failures per client address and ``DAMA_LOGIN_WINDOW_SECONDS``.
+* A browser that logged in to an account before (its signed ``dama_device`` cookie, set at each
+  log-in) has delays of its own for that account: someone who keeps failing from elsewhere makes
+  the account wait for everyone else, not for its owner's own browser.
 * Sign-ups per client address, password-reset requests per client address, e-mail changes per
   account (``DAMA_SIGNUPS_PER_HOUR``, ``DAMA_RESETS_PER_HOUR``), and mails to one address
   (``DAMA_MAILS_PER_ADDRESS_PER_HOUR``), each per hour. These count whether or not an account has
@@ -12,7 +15,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import secrets
 
 from django.conf import settings
 from django.utils.translation import ngettext
@@ -33,6 +38,40 @@ def login_account() -> Backoff:
 
 def login_address() -> Limiter:
     return Limiter("login-ip", 4 * settings.DAMA_LOGIN_FAILURES, settings.DAMA_LOGIN_WINDOW_SECONDS)
+
+
+DEVICE_COOKIE = "dama_device"
+DEVICE_SALT = "accounts.login-device"
+DEVICE_DAYS = 180
+
+
+def _account_digest(account: str) -> str:
+    return hashlib.sha256(account.encode()).hexdigest()[:32]
+
+
+def device_of(request, account: str) -> str:
+    """This browser's id when its cookie says it logged in to ``account`` before, else ""."""
+    if request is None:
+        return ""
+    value = request.get_signed_cookie(
+        DEVICE_COOKIE, default="", salt=DEVICE_SALT, max_age=DEVICE_DAYS * 24 * 3600
+    )
+    device, _, digest = value.partition(":")
+    return device if device and digest == _account_digest(account) else ""
+
+
+def remember_device(request, response, account: str) -> None:
+    """Give this browser (the one just logged in to ``account``) its signed device cookie."""
+    device = device_of(request, account) or secrets.token_hex(16)
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        f"{device}:{_account_digest(account)}",
+        salt=DEVICE_SALT,
+        max_age=DEVICE_DAYS * 24 * 3600,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 def signups() -> Limiter:

@@ -75,7 +75,9 @@ class LoginView(auth_views.LoginView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        return _apply_language(response, profile_of(form.get_user()).language)
+        user = form.get_user()
+        limits.remember_device(self.request, response, username_key(user.get_username()))
+        return _apply_language(response, profile_of(user).language)
 
 
 def signup(request: HttpRequest) -> HttpResponse:

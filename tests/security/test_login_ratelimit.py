@@ -192,6 +192,53 @@ def test_a_password_reset_ends_the_accounts_wait(client, student, settings):
     assert client.post(LOGIN, {"username": "standa", "password": new}).status_code == 302
 
 
+def known_browser(username="standa"):
+    """A browser that logged in to ``username`` before (and logged out: the test client's logout
+    drops every cookie, a browser's keeps the device cookie)."""
+    from django.test import Client
+
+    browser = Client()
+    assert log_in(browser, username=username).status_code == 302
+    device = browser.cookies["dama_device"].value
+    browser.logout()
+    browser.cookies["dama_device"] = device
+    return browser
+
+
+def test_someone_elses_failures_do_not_keep_the_owners_own_browser_waiting(
+    client, student, outsider, settings
+):
+    settings.DAMA_LOGIN_FAILURES = 3
+    owner = known_browser()
+    for n in range(3):
+        fail(client, address=f"198.51.100.{n + 1}")
+    assert log_in(client, address="198.51.100.9").status_code == 429
+    # the owner's browser has delays of its own; the others still wait
+    assert log_in(owner).status_code == 302
+    assert fail(client, address="198.51.100.9").status_code == 200  # the success cleared them
+
+
+def test_a_forged_device_cookie_or_another_accounts_does_not_end_the_wait(
+    client, student, outsider, settings
+):
+    settings.DAMA_LOGIN_FAILURES = 2
+    fail(client)
+    fail(client)
+    client.cookies["dama_device"] = "0123abcd:" + "0" * 32
+    assert log_in(client).status_code == 429
+    client.cookies["dama_device"] = known_browser("olga").cookies["dama_device"].value
+    assert log_in(client).status_code == 429
+
+
+def test_the_owners_browser_waits_after_its_own_failures(client, student, settings):
+    settings.DAMA_LOGIN_FAILURES = 2
+    owner = known_browser()
+    fail(owner)
+    fail(owner)
+    assert log_in(owner).status_code == 429
+    assert log_in(client, address="10.0.0.2").status_code == 302  # its failures were its own
+
+
 # -- the admin's log-in (item 1) ---------------------------------------------------------------------
 
 
