@@ -46,6 +46,8 @@ MATRIX = [
     ("profile", "get", lambda w: {}, None, ACCOUNT),
     ("confirm_email", "get", lambda w: {"token": confirmation_token(w.student, "new@example.com")}, None, ALL),
     ("confirm_email", "get", lambda w: {"token": "bad-token"}, None, {r: 400 for r in ROLES}),
+    ("confirm_email", "post", lambda w: {"token": confirmation_token(w.student, "new@example.com")}, {}, REDIRECT),
+    ("confirm_email", "post", lambda w: {"token": "bad-token"}, {}, {r: 400 for r in ROLES}),
     ("request_teacher", "post", lambda w: {}, {}, ACCOUNT_POST),
     ("password_change", "get", lambda w: {}, None, ACCOUNT),
     ("password_change_done", "get", lambda w: {}, None, ACCOUNT),
