@@ -1,4 +1,5 @@
-"""The free "try a move" board: the server checks every move with the engine."""
+"""The free "try a move" board: the server checks every move with the engine; and the one seam
+between the web and the engine (core.board) that every board on the site uses."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ import re
 from html import unescape
 
 import pytest
+from django.urls import reverse
+from django.utils import translation
+
+import dama
+from classroom.models import PuzzleSet
+from core.board import read_entry
+from tests.puzzle_fixtures import make_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +146,48 @@ def test_the_other_variants_take_moves_too(client, variant, move):
     )
     assert response.status_code == 200, response.content.decode()[-500:]
     assert fen_in(response.content.decode()) != fen
+
+
+# -- the one seam between the web and the engine (core.board) --------------------------------------
+
+
+def test_the_entry_reader_follows_a_capture_landing_by_landing():
+    board = dama.Board("czech", "W:W22:B18,11")  # 22 takes 18 and 11: 22x15x8
+    half = read_entry(board, route="22,15")
+    assert (half.status, half.path) == ("continue", (22, 15))
+    assert "Landed on 15" in half.message
+    clicked = read_entry(board, route="22,15,8")
+    assert (clicked.status, clicked.notation, clicked.route) == ("move", "22x8", "22x15x8")
+    assert clicked.named_route == (22, 15, 8) and clicked.entered == "22x15x8"
+    typed = read_entry(board, text="22x8")  # start and end only: the move, but no route named
+    assert (typed.status, typed.key, typed.named_route) == ("move", (22, 8, (11, 18)), ())
+
+
+def test_the_entry_reader_explains_an_illegal_move_in_the_pages_language():
+    board = dama.Board("czech")
+    explanation = board.explain_illegal("22-26")
+    with translation.override("cs"):
+        czech = read_entry(board, text="22-26")
+    with translation.override("en"):
+        english = read_entry(board, text="22-26")
+    assert czech.status == english.status == "illegal" and czech.code == "man_backward"
+    assert czech.message == explanation.message("cs") and "čl." in czech.article
+    assert english.message == explanation.message("en") and "art." in english.article
+
+
+def test_every_board_that_takes_moves_is_the_one_widget_template(client, teacher):
+    puzzle = make_puzzle("czech_gain")
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    pages = {
+        "home": "/",
+        "lesson": reverse("lessons:step", args=["czech", "czech-board", "cz-board-main-diagonal"]),
+        "trainer": f"/puzzles/czech/{puzzle.pk}/",
+    }
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+        assert "core/board.html" in [t.name for t in response.templates], name
+    client.force_login(teacher)
+    response = client.get(reverse("classroom:puzzle_new", args=[puzzle_set.pk]))
+    assert "core/board.html" in [t.name for t in response.templates]
+    assert 'id="solution-board"' in response.content.decode()
