@@ -176,7 +176,7 @@ def board_svg(board: dama.Board, **options: Any) -> str:
 Drawable = dama.Move | Sequence[int] | str
 
 
-def moves_of(board: dama.Board, moves: Iterable[Drawable]) -> list[dama.Move | Sequence[int]]:
+def _drawable(board: dama.Board, moves: Iterable[Drawable]) -> list[dama.Move | Sequence[int]]:
     """``moves`` ready to draw on ``board``; written ones that are not legal there are left out."""
     out: list[dama.Move | Sequence[int]] = []
     for move in moves:
@@ -205,7 +205,7 @@ def draw(
     svg = board_svg(
         board,
         highlight=dict(marks or {}),
-        arrows=moves_of(board, arrows),
+        arrows=_drawable(board, arrows),
         last_move=last_move,
         flipped=flipped,
         labels=labels,
