@@ -108,19 +108,29 @@ def run(
         if on_progress is not None:
             on_progress(nodes, depth, elapsed)
 
-    limits = proof_limits(puzzle)
+    started = time.monotonic()
     try:
         verdict = engine.prove(
             puzzle.variant,
             puzzle.fen,
             puzzle.goal,
             puzzle.horizon,
-            limits,
+            proof_limits(puzzle),
             progress,
-            refute_seconds=refutation_seconds(limits),
+            refute_seconds=0,
         )
     except ValidationError as exc:
         return record_error(pk, revision, " ".join(exc.messages))
+    if verdict["kind"] == Verdict.UNIQUE:
+        # the tempting wrong moves, refuted here once, so that the trainer never searches
+        verdict["refutations"] = engine.refutations(
+            puzzle.variant,
+            verdict["fen"],
+            verdict["goal"],
+            verdict["horizon"],
+            verdict["proof"],
+            seconds=refutation_seconds(time.monotonic() - started),
+        )
     return record(pk, revision, verdict)
 
 
@@ -141,11 +151,11 @@ def proof_limits(puzzle: Puzzle) -> dict[str, Any]:
     return limits
 
 
-def refutation_seconds(limits: dict[str, Any]) -> float:
-    """Time for the refutations of the wrong moves after a proof with ``limits``: at most
-    ``DAMA_REFUTATION_SECONDS``, and what the task's soft time limit leaves after the longest the
-    proof may take (with ten seconds to spare for building and writing the verdict)."""
-    left = settings.DAMA_VERIFY_SOFT_TIME_LIMIT - float(limits.get("seconds", 0)) - 10
+def refutation_seconds(elapsed: float) -> float:
+    """Time for the refutations of the wrong moves when the proof took ``elapsed`` seconds: at
+    most ``DAMA_REFUTATION_SECONDS``, and what the task's soft time limit leaves (with ten seconds
+    to spare for writing the verdict)."""
+    left = settings.DAMA_VERIFY_SOFT_TIME_LIMIT - elapsed - 10
     return max(0.0, min(float(settings.DAMA_REFUTATION_SECONDS), left))
 
 

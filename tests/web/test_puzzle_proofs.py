@@ -972,9 +972,14 @@ def test_the_refutations_stop_at_their_time_budget(new):
 def test_the_refutations_fit_in_the_tasks_soft_time_limit(settings):
     settings.DAMA_REFUTATION_SECONDS = 20
     settings.DAMA_VERIFY_SOFT_TIME_LIMIT = 360
-    assert verification.refutation_seconds({"seconds": 60}) == 20
-    assert verification.refutation_seconds({"seconds": 335}) == 15
-    assert verification.refutation_seconds({"seconds": 350}) == 0
+    assert verification.refutation_seconds(60.0) == 20  # after a proof of a minute
+    assert verification.refutation_seconds(335.0) == 15
+    assert verification.refutation_seconds(350.0) == 0
+
+
+def test_the_worker_refutes_within_the_refutation_setting(new, settings):
+    settings.DAMA_REFUTATION_SECONDS = 0
+    assert prove(new(**GAIN)).proof["refutations"] == {}
 
 
 def no_search(*args, **kwargs):
