@@ -13,10 +13,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+from ._core import Core, RawMove, core
 from .errors import InvalidSquareError
 from .geometry import Bitboard, Geometry, Square, geometry
 from .variants import Variant, find_variant
@@ -34,9 +35,6 @@ COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 #: a move's identity: (start, end, captured squares); routes that differ only in the order of
 #: their jumps are one move
 MoveKey = tuple[Square, Square, frozenset[Square]]
-
-#: an internal capture route: (landing bits, captured bits), both in jump order
-_Route = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class Piece(NamedTuple):
@@ -159,54 +157,32 @@ _State = tuple[
     "list[tuple[int, int, int, bool]] | None",
 ]
 
-_MAN_TABLES: dict[tuple[str, bool], dict[int, Move]] = {}
-_KING_TABLES: dict[str, dict[int, Move]] = {}
+#: quiet moves as Move objects, by variant name: (Black's men, White's men, kings), keyed as
+#: the fast core's tables are (:meth:`dama._core.Core.quiet_moves`)
+_QUIET_TABLES: dict[str, tuple[dict[int, Move], dict[int, Move], dict[int, Move]]] = {}
 
 
-def _man_table(variant: Variant, white: bool) -> dict[int, Move]:
-    """Every one-step man move of one side, keyed by the two bits it touches."""
-    key = (variant.name, white)
-    tab = _MAN_TABLES.get(key)
-    if tab is None:
-        g = geometry(variant.size)
-        crown = g.white_crown if white else g.black_crown
-        tab = {}
-        for s in range(1, g.squares + 1):
-            b = g.bit_of[s]
-            for d in (0, 1) if white else (2, 3):
-                t = g.neighbour[b][d]
-                if t >= 0:
-                    e = g.square_of[t]
-                    tab[(1 << b) | (1 << t)] = Move(
-                        s,
-                        e,
-                        (e,),
-                        (),
-                        bool(crown >> t & 1),
-                        ((s, e),),
-                        ((),),
-                        bits=(1 << b, 1 << t, 0),
-                    )
-        _MAN_TABLES[key] = tab
-    return tab
+def _quiet_tables(c: Core) -> tuple[dict[int, Move], dict[int, Move], dict[int, Move]]:
+    tables = _QUIET_TABLES.get(c.variant.name)
+    if tables is None:
+        sq = c.geo.square_of
 
+        def objects(raw: dict[int, RawMove], crown: int) -> dict[int, Move]:
+            out = {}
+            for key, (frm, to, _cap) in raw.items():
+                s, e = sq[frm.bit_length() - 1], sq[to.bit_length() - 1]
+                out[key] = Move(
+                    s, e, (e,), (), bool(crown & to), ((s, e),), ((),), bits=(frm, to, 0)
+                )
+            return out
 
-def _king_table(variant: Variant) -> dict[int, Move]:
-    """Every quiet king move, keyed by ``from_bit << 7 | to_bit`` (bit indexes)."""
-    tab = _KING_TABLES.get(variant.name)
-    if tab is None:
-        g = geometry(variant.size)
-        tab = {}
-        for s in range(1, g.squares + 1):
-            b = g.bit_of[s]
-            for ray in g.rays[b]:
-                for t in ray:
-                    e = g.square_of[t]
-                    tab[b << 7 | t] = Move(
-                        s, e, (e,), (), False, ((s, e),), ((),), bits=(1 << b, 1 << t, 0)
-                    )
-        _KING_TABLES[variant.name] = tab
-    return tab
+        tables = (
+            objects(c.man_steps[False], c.black_crown),
+            objects(c.man_steps[True], c.white_crown),
+            objects(c.king_steps, 0),
+        )
+        _QUIET_TABLES[c.variant.name] = tables
+    return tables
 
 
 _ZOBRIST_RNG = random.Random(20061001)
@@ -232,6 +208,7 @@ class Board:
 
     variant: Variant
     geo: Geometry
+    _core: Core  #: the variant's move generator
     white: Bitboard  #: White's pieces (internal bit layout)
     black: Bitboard
     kings: Bitboard
@@ -240,6 +217,7 @@ class Board:
     def __init__(self, variant: str | Variant = "international", fen: str | None = None) -> None:
         self.variant = find_variant(variant)
         self.geo = geometry(self.variant.size)
+        self._core = core(self.variant)
         self._stack: list[_State] = []
         self._history: list[tuple[int, int, int, bool]] = []
         self.quiet_plies = 0
@@ -295,6 +273,7 @@ class Board:
         b = object.__new__(type(self))
         b.variant = self.variant
         b.geo = self.geo
+        b._core = self._core
         b.white, b.black, b.kings, b.turn = self.white, self.black, self.kings, self.turn
         b.quiet_plies, b.ply = self.quiet_plies, self.ply
         b.endgame_key, b.endgame_plies = self.endgame_key, self.endgame_plies
@@ -404,270 +383,59 @@ class Board:
         men, kings = self.count(color)
         return men + 3 * kings
 
-    # -- move generation (internal) ----------------------------------------------------
-    def _man_routes(
-        self, b: int, occ: int, opp: int, captured: int, dirs: tuple[int, ...]
-    ) -> list[_Route]:
-        nbr = self.geo.neighbour
-        res: list[_Route] = []
-        for d in dirs:
-            v = nbr[b][d]
-            if v < 0:
-                continue
-            vb = 1 << v
-            if not opp & vb or captured & vb:
-                continue
-            land = nbr[v][d]
-            if land < 0 or (occ >> land) & 1:
-                continue
-            sub = self._man_routes(land, occ, opp, captured | vb, dirs)
-            if sub:
-                for lands, caps in sub:
-                    res.append(((land, *lands), (v, *caps)))
-            else:
-                res.append(((land,), (v,)))
-        return res
-
-    def _king_routes(self, b: int, occ: int, opp: int, captured: int) -> list[_Route]:
-        res: list[_Route] = []
-        for ray in self.geo.rays[b]:
-            n = len(ray)
-            i = 0
-            while i < n and not (occ >> ray[i]) & 1:
-                i += 1
-            if i >= n:
-                continue
-            v = ray[i]
-            vb = 1 << v
-            if not opp & vb or captured & vb:
-                continue
-            i += 1
-            lands = []
-            while i < n and not (occ >> ray[i]) & 1:
-                lands.append(ray[i])
-                i += 1
-            if not lands:
-                continue
-            ncap = captured | vb
-            cont: list[_Route] = []
-            term: list[_Route] = []
-            for land in lands:
-                sub = self._king_routes(land, occ, opp, ncap)
-                if sub:
-                    for la, ca in sub:
-                        cont.append(((land, *la), (v, *ca)))
-                else:
-                    term.append(((land,), (v,)))
-            res.extend(cont if cont else term)
-        return res
-
-    def _capture_routes(self) -> list[tuple[int, _Route]]:
-        """Every complete capture route allowed by the variant's priority rules: (start bit, route)."""
-        own, opp = (self.white, self.black) if self.turn else (self.black, self.white)
-        kings = own & self.kings
-        men = own & ~self.kings
-        occ_all = self.white | self.black
-        var = self.variant
-        out: list[tuple[int, _Route]] = []
-        bb = kings
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            b = low.bit_length() - 1
-            for r in self._king_routes(b, occ_all ^ low, opp, 0):
-                out.append((b, r))
-        if not (out and var.king_priority):
-            empty = self.geo.valid & ~occ_all
-            st = self.geo.steps
-            ul, ur, dl, dr = -st[0], -st[1], st[2], st[3]
-            if var.men_capture_backward:
-                dirs: tuple[int, ...] = (0, 1, 2, 3)
-                bb = (
-                    ((((empty << ul) & opp) << ul) & men)
-                    | ((((empty << ur) & opp) << ur) & men)
-                    | ((((empty >> dl) & opp) >> dl) & men)
-                    | ((((empty >> dr) & opp) >> dr) & men)
-                )
-            elif self.turn:
-                dirs = (0, 1)
-                bb = ((((empty << ul) & opp) << ul) & men) | ((((empty << ur) & opp) << ur) & men)
-            else:
-                dirs = (2, 3)
-                bb = ((((empty >> dl) & opp) >> dl) & men) | ((((empty >> dr) & opp) >> dr) & men)
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                b = low.bit_length() - 1
-                for r in self._man_routes(b, occ_all ^ low, opp, 0, dirs):
-                    out.append((b, r))
-        if var.majority_rule and out:
-            best = max(len(r[1]) for _, r in out)
-            out = [x for x in out if len(x[1][1]) == best]
-        return out
-
-    def _men_that_can_capture(self, men: int, opp: int, occ: int, dirs: tuple[int, ...]) -> int:
-        empty = self.geo.valid & ~occ
-        steps = self.geo.steps
-        res = 0
-        for d in dirs:
-            s = steps[d]
-            if s > 0:
-                res |= (((empty >> s) & opp) >> s) & men
-            else:
-                s = -s
-                res |= (((empty << s) & opp) << s) & men
-        return res
-
-    def has_capture(self) -> bool:
-        """True when the side to move must capture."""
-        own, opp = (self.white, self.black) if self.turn else (self.black, self.white)
-        occ = self.white | self.black
-        if self.variant.men_capture_backward:
-            dirs: tuple[int, ...] = (0, 1, 2, 3)
-        else:
-            dirs = (0, 1) if self.turn else (2, 3)
-        if self._men_that_can_capture(own & ~self.kings, opp, occ, dirs):
-            return True
-        bb = own & self.kings
-        rays = self.geo.rays
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            for ray in rays[low.bit_length() - 1]:
-                n = len(ray)
-                i = 0
-                while i < n and not (occ >> ray[i]) & 1:
-                    i += 1
-                if i + 1 < n and (opp >> ray[i]) & 1 and not (occ >> ray[i + 1]) & 1:
-                    return True
-        return False
-
-    def _quiet_moves(self) -> Iterator[tuple[int, int]]:
-        """(from bit, to bit) of every non-capturing move."""
-        g = self.geo
-        own = self.white if self.turn else self.black
-        occ = self.white | self.black
-        empty = g.valid & ~occ
-        men = own & ~self.kings
-        for d in (0, 1) if self.turn else (2, 3):
-            s = g.steps[d]
-            t = (men >> -s if s < 0 else men << s) & empty
-            while t:
-                low = t & -t
-                t ^= low
-                to = low.bit_length() - 1
-                yield (to - s, to)
-        bb = own & self.kings
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            b = low.bit_length() - 1
-            for ray in g.rays[b]:
-                for t2 in ray:
-                    if (occ >> t2) & 1:
-                        break
-                    yield (b, t2)
-
     # -- public move generation -----------------------------------------------------------
     def generate_legal_moves(self) -> list[Move]:
-        """The legal moves, one per distinct (start, end, captured set), in a stable order."""
-        routes = self._capture_routes()
-        if not routes:
-            return self._quiet_move_objects()
-        g = self.geo
-        sq = g.square_of
-        crown_row = g.white_crown if self.turn else g.black_crown
-        groups: dict[tuple[int, int, int], list[_Route]] = {}
-        for b, r in routes:
-            capmask = 0
-            for c in r[1]:
-                capmask |= 1 << c
-            groups.setdefault((b, r[0][-1], capmask), []).append(r)
+        """The legal moves, one per distinct (start, end, captured set), in a stable order.
+
+        Which moves are legal is decided by the variant's one generator (:mod:`dama._core`);
+        here they become :class:`Move` objects, and captures of several pieces get their routes.
+        """
+        c = self._core
+        white, black, kings, turn = self.white, self.black, self.kings, self.turn
+        captures = c.captures(white, black, kings, turn)
+        if not captures:
+            tables = _QUIET_TABLES.get(self.variant.name) or _quiet_tables(c)
+            out = c.quiet_moves(white, black, kings, turn, tables[turn], tables[2])
+            out.sort(key=_sort_key)
+            return out
+        sq = self.geo.square_of
+        crown_row = self.geo.white_crown if turn else self.geo.black_crown
         moves: list[Move] = []
-        kings = self.kings
-        for (b, to, capmask), rs in groups.items():
-            crowns = not kings >> b & 1 and bool(crown_row >> to & 1)
-            start = sq[b]
-            if len(rs) == 1:
-                lands, caps = rs[0]
-                route = (start, *[sq[x] for x in lands])
-                capt = tuple([sq[x] for x in caps])
+        multi: list[RawMove] = []
+        for m in captures:
+            frm, to, capmask = m
+            if capmask & (capmask - 1):
+                multi.append(m)
+                continue
+            start, end = sq[frm.bit_length() - 1], sq[to.bit_length() - 1]
+            capt = (sq[capmask.bit_length() - 1],)
+            crowns = not kings & frm and bool(crown_row & to)
+            moves.append(Move(start, end, (end,), capt, crowns, ((start, end),), (capt,), bits=m))
+        if multi:
+            for m, routes in c.routes(white, black, kings, turn, multi).items():
+                frm, to, capmask = m
+                start = sq[frm.bit_length() - 1]
+                by_route = {
+                    (start, *[sq[x] for x in lands]): tuple([sq[x] for x in caps])
+                    for lands, caps in routes
+                }
+                full = tuple(sorted(by_route))
+                route_caps = tuple(by_route[f] for f in full)
+                crowns = not kings & frm and bool(crown_row & to)
                 moves.append(
                     Move(
                         start,
-                        route[-1],
-                        route[1:],
-                        capt,
+                        full[0][-1],
+                        full[0][1:],
+                        route_caps[0],
                         crowns,
-                        (route,),
-                        (capt,),
-                        bits=(1 << b, 1 << to, capmask),
+                        full,
+                        route_caps,
+                        bits=m,
                     )
                 )
-                continue
-            by_route = {
-                (start, *[sq[x] for x in lands]): tuple([sq[x] for x in caps]) for lands, caps in rs
-            }
-            full = tuple(sorted(by_route))
-            route_caps = tuple(by_route[f] for f in full)
-            moves.append(
-                Move(
-                    start,
-                    sq[to],
-                    full[0][1:],
-                    route_caps[0],
-                    crowns,
-                    full,
-                    route_caps,
-                    bits=(1 << b, 1 << to, capmask),
-                )
-            )
         moves.sort(key=_order_key)
         return moves
-
-    def _quiet_move_objects(self) -> list[Move]:
-        """Non-capturing moves as (cached, immutable) Move objects, sorted by start and end."""
-        g = self.geo
-        occ = self.white | self.black
-        empty = g.valid & ~occ
-        kings = self.kings
-        steps = g.steps
-        out: list[Move] = []
-        if self.turn:
-            men = self.white & ~kings
-            kk = self.white & kings
-            table = _man_table(self.variant, True)
-            for s in (-steps[0], -steps[1]):
-                t = (men >> s) & empty
-                while t:
-                    low = t & -t
-                    t ^= low
-                    out.append(table[(low << s) | low])
-        else:
-            men = self.black & ~kings
-            kk = self.black & kings
-            table = _man_table(self.variant, False)
-            for s in (steps[2], steps[3]):
-                t = (men << s) & empty
-                while t:
-                    low = t & -t
-                    t ^= low
-                    out.append(table[(low >> s) | low])
-        if kk:
-            ktable = _king_table(self.variant)
-            rays = g.rays
-            while kk:
-                low = kk & -kk
-                kk ^= low
-                kb = low.bit_length() - 1
-                base = kb << 7
-                for ray in rays[kb]:
-                    for t2 in ray:
-                        if (occ >> t2) & 1:
-                            break
-                        out.append(ktable[base | t2])
-        out.sort(key=_sort_key)
-        return out
 
     @property
     def legal_moves(self) -> list[Move]:

@@ -1,10 +1,13 @@
-"""Differential tests: our legal moves against py-draughts 1.10.1, and our two generators against each other.
+"""Differential tests: our legal moves against py-draughts 1.10.1, and the moves of the public API
+against the move generator they come from.
 
 Issue 2, "How it is proven": on thousands of random positions rich in kings the set of distinct moves
 (start, end, captured set) must agree exactly with py-draughts for international and Brazilian
-draughts. py-draughts is GPL and a test-only dependency: it is called, never copied. Czech has no
-oracle, so for all three variants the public generator (``Board.generate_legal_moves``) is also
-checked against the fast core (``dama._core``) that perft and the solver use.
+draughts. py-draughts is GPL and a test-only dependency: it is called, never copied. The public
+API (``Board.generate_legal_moves``) takes its moves from the one generator (``dama._core``) that
+perft and the solver use and traces their routes: no move may be lost or doubled on the way.
+Czech has no oracle: its rules are checked by perft and by the reference generator of
+``test_properties.py``.
 
 Positions are seeded and deterministic; ``DAMA_DIFF_POSITIONS`` (default 2000 per variant) raises
 the count.
@@ -164,12 +167,12 @@ def test_perft_of_king_rich_positions_agrees_with_py_draughts(
     )
 
 
-# -- our two generators ----------------------------------------------------------------------------
+# -- the generator and the public API ----------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
-def test_board_and_fast_core_generate_the_same_moves(
+def test_every_move_of_the_generator_reaches_the_public_api_once(
     engine_helpers: ModuleType, diff_positions: int, variant: str
 ) -> None:
-    """Board.generate_legal_moves and the fast core agree (the only oracle Czech has besides perft)."""
+    """Board.generate_legal_moves has exactly the generator's moves, each once, each with a route."""
     h = engine_helpers
     fens = h.king_rich_fens(SEED + 7, variant, diff_positions)
     failures: list[str] = []
