@@ -336,16 +336,19 @@ def waiting_count(author_id: int) -> int:
 def sweep(now=None) -> dict[str, int]:
     """Enqueue again the proofs that look lost (pending too long, or running without progress);
     give up on those tried ``DAMA_VERIFY_MAX_ATTEMPTS`` times (verdict error). Proofs waiting for
-    their author's turn look lost too: enqueued again, they pass :func:`dispatch` again, so the
-    sweeper also releases them if a release was missed."""
-    lost = Puzzle.objects.lost(now)
+    their author's turn are not lost: the sweeper sends them if their author has a free turn (a
+    release that was missed: a worker lost after the verdict, a broker down)."""
+    waiting = Q(author__isnull=False, verdict=Verdict.PENDING, queued_at__isnull=True)
+    lost = Puzzle.objects.lost(now).exclude(waiting)
     gave_up = lost.filter(attempts__gte=settings.DAMA_VERIFY_MAX_ATTEMPTS).update(
         verdict=Verdict.ERROR,
         error=f"gave up after {settings.DAMA_VERIFY_MAX_ATTEMPTS} attempts (the worker was lost each time)",
         verified_at=timezone.now(),
     )
-    requeued = Puzzle.objects.lost(now).enqueue()
-    return {"requeued": requeued, "gave_up": gave_up}
+    requeued = Puzzle.objects.lost(now).exclude(waiting).enqueue()
+    authors = Puzzle.objects.filter(waiting).values_list("author_id", flat=True).distinct()
+    released = sum(release(author) for author in authors.order_by("author_id"))
+    return {"requeued": requeued, "gave_up": gave_up, "released": released}
 
 
 def enqueue_stale(limit: int = 500) -> int:

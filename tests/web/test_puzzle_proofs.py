@@ -420,7 +420,7 @@ def test_the_sweeper_enqueues_proofs_left_pending_or_silent_and_gives_up_after_t
     queue.clear()
     with django_capture_on_commit_callbacks(execute=True):
         result = sweep_verifications.apply().get()
-    assert result == {"requeued": 2, "gave_up": 1}
+    assert result == {"requeued": 2, "gave_up": 1, "released": 0}
     assert sorted(queue) == sorted([(lost_pending.pk, 1), (silent.pk, 1)])
     hopeless.refresh_from_db()
     assert hopeless.verdict == Verdict.ERROR and "gave up" in hopeless.error
@@ -534,7 +534,7 @@ def test_verify_puzzles_sweep_runs_the_sweeper_once(new, queue, django_capture_o
     queue.clear()
     with django_capture_on_commit_callbacks(execute=True):
         out = run_command("verify_puzzles", "--sweep")
-    assert out == "1 lost proofs queued again, gave up on 0.\n"
+    assert out == "1 lost proofs queued again, gave up on 0, 0 waiting proofs of teachers sent.\n"
     assert queue == [(lost.pk, 1)]
 
 
@@ -1113,8 +1113,9 @@ def test_the_sweeper_sends_a_waiting_proof_whose_release_was_missed(
     assert queue == [(first.pk, 1)]
     Puzzle.objects.filter(pk=first.pk).update(verdict=Verdict.UNIQUE)  # ended, nobody released
     with django_capture_on_commit_callbacks(execute=True):
-        sweep_verifications.apply()
+        result = sweep_verifications.apply().get()
     assert queue[-1] == (second.pk, 1)
+    assert result == {"requeued": 0, "gave_up": 0, "released": 1}
 
 
 def test_a_teachers_puzzle_is_proven_within_the_teachers_budget(new, teacher, settings):

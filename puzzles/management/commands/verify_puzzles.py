@@ -64,7 +64,8 @@ class Command(BaseCommand):
         if opts["sweep"]:
             result = verification.sweep()
             self.stdout.write(
-                f"{result['requeued']} lost proofs queued again, gave up on {result['gave_up']}."
+                f"{result['requeued']} lost proofs queued again, gave up on {result['gave_up']}, "
+                f"{result['released']} waiting proofs of teachers sent."
             )
             return
         puzzles = Puzzle.objects.all()
