@@ -175,18 +175,6 @@ class Backoff:
             _unavailable(self.name, exc)
             return 0
 
-    def wait(self, *parts: str) -> int:
-        """Whole seconds before the next attempt of this key may be checked (0: none)."""
-        count_key, gate_key = self._keys(parts)
-        try:
-            if int(cache.get(count_key, 0)) < self.free:
-                return 0
-            until = cache.get(gate_key)
-        except Exception as exc:
-            _unavailable(self.name, exc)
-            return 0
-        return max(1, math.ceil(float(until) - time.time())) if until is not None else 0
-
     def fail(self, *parts: str) -> int:
         """Record that the attempt claimed by ``begin`` failed; the wait now due (seconds)."""
         count_key, gate_key = self._keys(parts)
