@@ -21,12 +21,23 @@ from .models import Assignment, Classroom
 SOLVED, FAILED, TRIED, NOT_TRIED = "solved", "failed", "tried", "not_tried"
 
 
+#: the puzzle was solved, but not cleanly at the first attempt: after the solution was shown (in
+#: an attempt of the set, or anywhere before it), or after a mistake (a wrong move, a failure)
+SOLVED_AFTER_SOLUTION, SOLVED_AFTER_MISTAKE = "solved_after_solution", "solved_after_mistake"
+
+
 @dataclass
 class Cell:
+    """How a student did at one puzzle of a set: the first attempt's outcome (a set's attempt
+    starts with what the student had seen of the puzzle elsewhere: ``Attempt.inherit``), and
+    whether a replay solved it after that."""
+
     status: str = NOT_TRIED
     attempts: int = 0
     seconds: int = 0
     hints: int = 0
+    #: "", :data:`SOLVED_AFTER_MISTAKE` or :data:`SOLVED_AFTER_SOLUTION`
+    later: str = ""
 
     @property
     def minutes(self) -> str:
@@ -52,20 +63,25 @@ class Row:
 
 
 def _summarise(attempts) -> Cell:
+    """The cell of a student's attempts at one puzzle of a set, oldest first: the first attempt
+    decides (solved only when solved cleanly: no wrong move, no solution shown, nothing of the
+    kind inherited from before the set); a solve after that is marked, not counted."""
     cell = Cell(attempts=len(attempts))
     if not attempts:
         return cell
-    cell.hints = sum(a.hints or 0 for a in attempts)
-    solved = [a for a in attempts if a.solved]
-    if solved:
+    first = attempts[0]
+    cell.hints = first.hints or 0
+    cell.seconds = int(first.seconds or 0)
+    if first.solved and not (first.failed or first.solution_shown):
         cell.status = SOLVED
-        cell.seconds = int(solved[0].seconds or 0)
-    elif any(a.failed for a in attempts):
-        cell.status = FAILED
-        cell.seconds = int(sum(a.seconds or 0 for a in attempts))
-    else:
-        cell.status = TRIED
-        cell.seconds = int(sum(a.seconds or 0 for a in attempts))
+        return cell
+    cell.status = FAILED if (first.failed or first.solution_shown) else TRIED
+    shown = False
+    for attempt in attempts:
+        shown = shown or attempt.solution_shown
+        if attempt.solved:
+            cell.later = SOLVED_AFTER_SOLUTION if shown else SOLVED_AFTER_MISTAKE
+            break
     return cell
 
 
@@ -126,7 +142,18 @@ def table_csv(classroom: Classroom) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        ["student", "username", "set", "number", "puzzle", "status", "attempts", "seconds", "hints"]
+        [
+            "student",
+            "username",
+            "set",
+            "number",
+            "puzzle",
+            "status",
+            "attempts",
+            "seconds",
+            "hints",
+            "later",
+        ]
     )
     for row in rows:
         name = row.student.get_full_name() or row.student.username
@@ -142,6 +169,7 @@ def table_csv(classroom: Classroom) -> str:
                     cell.attempts,
                     cell.seconds,
                     cell.hints,
+                    cell.later,
                 ]
             )
     return out.getvalue()

@@ -11,6 +11,7 @@ agree.
 from __future__ import annotations
 
 import hashlib
+import time
 from datetime import date, timedelta
 
 from celery import shared_task
@@ -107,19 +108,34 @@ def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
     )
 
 
+#: how long a process keeps the ids of today's daily puzzles (:func:`todays_ids`), in seconds
+TODAY_SECONDS = 30.0
+_today: dict[date, tuple[float, frozenset[int]]] = {}
+
+
+def todays_ids() -> frozenset[int]:
+    """The puzzles that are today's daily puzzles (of any variant): the stream leaves them out
+    and their plain address leads to the daily puzzle. Every stream request and puzzle page asks,
+    so each process keeps the answer for :data:`TODAY_SECONDS` (forgotten at once when a daily
+    puzzle or a puzzle is saved here: ``apps.py``)."""
+    day, now = today(), time.monotonic()
+    kept = _today.get(day)
+    if kept is not None and now - kept[0] < TODAY_SECONDS:
+        return kept[1]
+    ids = frozenset(DailyPuzzle.objects.filter(date=day).values_list("puzzle_id", flat=True))
+    _today.clear()
+    _today[day] = (now, ids)
+    return ids
+
+
+def forget_today(**_signal: object) -> None:
+    _today.clear()
+
+
 def is_todays(puzzle: Puzzle) -> bool:
     """Whether ``puzzle`` is today's daily puzzle of its variant: then it is played only as the
     daily puzzle (its plain address would let a player see the solution there first)."""
-    if not puzzle.is_public:
-        return False
-    return DailyPuzzle.objects.filter(
-        variant=puzzle.variant, date=today(), puzzle_id=puzzle.pk
-    ).exists()
-
-
-def todays_ids() -> list[int]:
-    """The puzzles that are today's daily puzzles (the stream leaves them out)."""
-    return list(DailyPuzzle.objects.filter(date=today()).values_list("puzzle_id", flat=True))
+    return puzzle.is_public and puzzle.pk in todays_ids()
 
 
 def solved_days(player: Player, variant: str) -> set[date]:

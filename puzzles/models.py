@@ -10,6 +10,7 @@ update, so a verdict can never land on a puzzle that changed in the meantime.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -566,6 +567,39 @@ def send_verification(pk: int, revision: int) -> None:
 
 #: the largest id a row can have (a larger one in an address is no attempt, and no query)
 MAX_ID = 2**63 - 1
+#: puzzle columns the trainer never needs (read apart, or only by the proof page)
+HEAVY_FIELDS = ("proof", "description", "limits", "solution", "error", "worker", "source")
+#: how long a process keeps a puzzle of the site's pool it served (:func:`served_puzzle`)
+KEEP_SECONDS = 30.0
+#: at most this many kept puzzles (the corpus has about a thousand)
+KEEP_MAX = 4096
+_kept: dict[int, tuple[float, Puzzle]] = {}
+
+
+def served_puzzle(pk: int) -> Puzzle | None:
+    """Puzzle ``pk`` as the trainer serves it: without its heavy columns (the proof is read
+    apart, into :meth:`Puzzle.judge`).
+
+    Every move and puzzle page needs its puzzle, the same row for every player: a puzzle of the
+    site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`, and
+    forgotten at once when a puzzle is saved or deleted in this process (``apps.py``), as the
+    stream's rows of the pool are (``stream.pool_rows``). A teacher's puzzle, which its author
+    may be editing, is read every time."""
+    now = time.monotonic()
+    kept = _kept.get(pk)
+    if kept is not None and now - kept[0] < KEEP_SECONDS:
+        return kept[1]
+    puzzle = Puzzle.objects.filter(pk=pk).defer(*HEAVY_FIELDS).first()
+    if puzzle is not None and puzzle.is_public:
+        if len(_kept) >= KEEP_MAX:
+            _kept.clear()
+        _kept[pk] = (now, puzzle)
+    return puzzle
+
+
+def forget_served(**_signal: Any) -> None:
+    """Read puzzles again at the next request (a puzzle was saved or deleted)."""
+    _kept.clear()
 
 
 class Attempt(models.Model):
@@ -587,9 +621,11 @@ class Attempt(models.Model):
         REPLAY = "replay", _("replay")
 
     class State(models.TextChoices):
-        PLAYING = "playing", _("playing")
-        SOLVED = "solved", _("solved")
-        SHOWN = "shown", _("solution shown")
+        """What the page shows (``data-state``): not labelled, never shown in words."""
+
+        PLAYING = "playing"
+        SOLVED = "solved"
+        SHOWN = "shown"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -640,29 +676,22 @@ class Attempt(models.Model):
 
     # -- finding and starting attempts -------------------------------------------------------------
 
-    @staticmethod
-    def context(puzzle_id: int, source: str, extra: Any = "") -> str:
-        """The key of a context an attempt is played in (a puzzle of a stream, set or day)."""
-        return f"{source}:{puzzle_id}:{extra}"
-
     @classmethod
     def owned(cls, player: Player, pk: int, puzzle: Puzzle | None = None) -> Attempt | None:
-        """The attempt ``pk`` if ``player`` owns it, with its puzzle (``puzzle`` when given,
-        else read with it, less the proof: see :meth:`Puzzle.judge`)."""
+        """The attempt ``pk`` if ``player`` owns it, with its puzzle (``puzzle`` when given, else
+        :func:`served_puzzle`: no join, and the pool's puzzles are kept by the process)."""
         if not 0 < pk <= MAX_ID or not player.may_own(pk):
             return None
         rows = cls.objects.filter(pk=pk)
         rows = rows.filter(user_id=player.user_id) if player.is_account else rows.filter(user=None)
-        if puzzle is None:
-            rows = rows.select_related("puzzle").defer(*(f"puzzle__{f}" for f in HEAVY_FIELDS))
         try:
             attempt = rows.get()
         except cls.DoesNotExist:
             return None
-        if puzzle is not None:
-            if attempt.puzzle_id != puzzle.pk:
-                return None
-            attempt.puzzle = puzzle
+        found = puzzle if puzzle is not None else served_puzzle(attempt.puzzle_id)
+        if found is None or found.pk != attempt.puzzle_id:
+            return None
+        attempt.puzzle = found
         return attempt
 
     @classmethod
@@ -676,14 +705,25 @@ class Attempt(models.Model):
         daily_date=None,
         fresh: bool = False,
     ) -> Attempt:
-        """The attempt ``player`` is on for ``puzzle`` in this context, resumed, or a new one
-        (when there is none, or ``fresh``)."""
-        context = cls.context(puzzle.pk, source, set_id or daily_date or "")
+        """The attempt ``player`` is on for ``puzzle`` in this context (the stream, a set, a
+        day): the latest they made in it, resumed; or a new one (when there is none, or
+        ``fresh``). One query reads the player's attempts at the puzzle: whether the new one is
+        their first (only that one is rated), and what a set's attempt inherits."""
+        earlier = list(
+            player.attempts()
+            .filter(puzzle=puzzle)
+            .order_by("-pk")
+            .values_list(
+                "pk", "source", "set_id", "daily_date", "hints", "failed", "solution_shown"
+            )
+        )
         if not fresh:
-            pk = player.current(context)
-            attempt = cls.owned(player, pk, puzzle) if pk is not None else None
-            if attempt is not None:
-                return attempt
+            for pk, was_source, was_set, was_day, *_seen in earlier:
+                if (was_source, was_set, was_day) == (source, set_id, daily_date):
+                    attempt = cls.owned(player, pk, puzzle)
+                    if attempt is not None:
+                        return attempt
+                    break
         attempt = cls(
             user=player.user,
             session_key=player.session_key(),
@@ -692,17 +732,12 @@ class Attempt(models.Model):
             set_id=set_id,
             daily_date=daily_date,
             position=puzzle.fen,
+            first=not earlier,
         )
-        earlier = list(
-            player.attempts()
-            .filter(puzzle=puzzle)
-            .values_list("set_id", "hints", "failed", "solution_shown")
-        )
-        attempt.first = not earlier
         if set_id and earlier:
-            attempt.inherit(earlier)
+            attempt.inherit([(s, h, f, shown) for _pk, _src, s, _d, h, f, shown in earlier])
         attempt.save()
-        player.remember(context, attempt)
+        player.remember(attempt)
         return attempt
 
     def inherit(self, earlier: list[tuple[int | None, int, bool, bool]]) -> None:
@@ -910,8 +945,6 @@ class Attempt(models.Model):
 
 #: what finishing an attempt writes besides the result
 FINISH_FIELDS = ["finished_at", "seconds"]
-#: puzzle columns an attempt's page never needs (read apart, or only by the proof page)
-HEAVY_FIELDS = ("proof", "description", "limits", "solution", "error", "worker", "source")
 
 
 class PlayerRating(models.Model):

@@ -19,12 +19,8 @@ from .models import Attempt
 
 #: the session's progress key of the trainer (``core.progress``: handed over at login)
 PROGRESS_KEY = rating.PROGRESS_KEY
-#: session: (context key) -> attempt id of the attempt being played
-CURRENT_KEY = "puzzle_current"
 #: how many attempt ids a visitor's session keeps
 VISITOR_ATTEMPTS = 500
-#: how many contexts' current attempts a session keeps
-CURRENT_KEPT = 200
 
 
 @dataclass(eq=False)
@@ -82,19 +78,12 @@ class Player:
         """Whether attempt ``pk`` can be this player's (a visitor's must be in the session)."""
         return self.is_account or pk in self.visitor_attempt_ids()
 
-    def current(self, context: str) -> int | None:
-        """The id of the attempt being played in ``context`` (a puzzle in a stream, set or day)."""
-        return self.session.get(CURRENT_KEY, {}).get(context)
-
-    def remember(self, context: str, attempt: Attempt) -> None:
-        """``attempt`` is now the one played in ``context`` (and a visitor's own)."""
+    def remember(self, attempt: Attempt) -> None:
+        """A visitor's new attempt is theirs: its id is kept in the session (an account's
+        attempts are its rows; the session is not written)."""
         if not self.is_account:
             ids = self.visitor_attempt_ids()[-VISITOR_ATTEMPTS:]
             self.update_progress({"attempts": [*ids, attempt.pk]})
-        current = {**self.session.get(CURRENT_KEY, {}), context: attempt.pk}
-        if len(current) > CURRENT_KEPT:
-            current = dict(list(current.items())[-CURRENT_KEPT:])
-        self.session[CURRENT_KEY] = current
 
     # -- ratings -----------------------------------------------------------------------------------
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
 
-from .models import HEAVY_FIELDS, Puzzle
+from .models import Puzzle, Verdict, forget_served, served_puzzle
 from .player import Player
 
 GOAL_FILTERS = ("capture", "gain", "win")
@@ -37,11 +38,12 @@ def public_pool(variant: str) -> QuerySet[Puzzle]:
 
 
 def playable(variant: str, pk: int) -> Puzzle | None:
-    """Puzzle ``pk`` of ``variant`` if the trainer can serve it (unique, with a complete proof),
-    without its heavy columns. The proof's completeness is read from the process's judge of the
-    proof (:meth:`Puzzle.judge`), not by a query into the JSON."""
-    puzzle = Puzzle.objects.proven().filter(variant=variant, pk=pk).defer(*HEAVY_FIELDS).first()
-    if puzzle is None:
+    """Puzzle ``pk`` of ``variant`` if the trainer can serve it (proven unique, with a complete
+    proof), without its heavy columns (:func:`~puzzles.models.served_puzzle`: the pool's are
+    kept by the process). The proof's completeness is the judge's (:meth:`Puzzle.judge`), not a
+    query into the JSON."""
+    puzzle = served_puzzle(pk)
+    if puzzle is None or puzzle.variant != variant or puzzle.verdict != Verdict.UNIQUE:
         return None
     judge = puzzle.judge()
     return puzzle if judge.points and judge.complete else None
@@ -128,6 +130,9 @@ def next_puzzle(
 
 
 _pool: dict[str, tuple[float, list[tuple[Any, ...]]]] = {}
+#: the stream's filter control by (variant, goal, motif, language): made from the pool's rows,
+#: the same for every player, and kept as long as the rows (:func:`kept_filters`)
+_filters: dict[tuple[str, ...], Any] = {}
 
 
 def pool_rows(variant: str) -> list[tuple[Any, ...]]:
@@ -146,12 +151,27 @@ def pool_rows(variant: str) -> list[tuple[Any, ...]]:
         public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
     )
     _pool[variant] = (now, rows)
+    for key in [k for k in _filters if k[0] == variant]:
+        del _filters[key]
     return rows
 
 
+def kept_filters(key: tuple[str, ...], make: Callable[[], Any]) -> Any:
+    """The stream's filter control for ``key`` (variant first), made by ``make`` the first time
+    and kept until the pool's rows of the variant are read again."""
+    pool_rows(key[0])  # read again when old: that forgets the variant's filters
+    found = _filters.get(key)
+    if found is None:
+        found = _filters[key] = make()
+    return found
+
+
 def forget_pool(**_signal: Any) -> None:
-    """Read the pool again at the next request (a puzzle was saved or deleted)."""
+    """Read the pool, and the puzzles served, again at the next request (a puzzle was saved or
+    deleted)."""
     _pool.clear()
+    _filters.clear()
+    forget_served()
 
 
 def motif_choices(variant: str) -> list[str]:

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from django.db import models
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from . import engine
 
@@ -42,17 +42,17 @@ JUDGES_KEPT = 2048
 class Outcome(models.TextChoices):
     """What a move (or an action) on an attempt came to."""
 
-    CONTINUE = "continue", gettext_lazy("a capture goes on")
-    RIGHT = "right", gettext_lazy("right")
-    SOLVED = "solved", gettext_lazy("solved")
-    ILLEGAL = "illegal", gettext_lazy("not allowed")
-    WRONG = "wrong", gettext_lazy("not the solution")
-    BAD = "bad", gettext_lazy("not a move")
-    FINISHED = "finished", gettext_lazy("already finished")
-    CONFLICT = "conflict", gettext_lazy("changed elsewhere")
-    SHOWN = "shown", gettext_lazy("solution shown")
-    RETRY = "retry", gettext_lazy("back to the start")
-    HINT = "hint", gettext_lazy("hint")
+    CONTINUE = "continue"
+    RIGHT = "right"
+    SOLVED = "solved"
+    ILLEGAL = "illegal"
+    WRONG = "wrong"
+    BAD = "bad"
+    FINISHED = "finished"
+    CONFLICT = "conflict"
+    SHOWN = "shown"
+    RETRY = "retry"
+    HINT = "hint"
 
 
 class Conflict(Exception):

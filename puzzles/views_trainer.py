@@ -9,12 +9,13 @@ partial (django-template-partials). Every action is a POST to the attempt (``mov
 from __future__ import annotations
 
 from datetime import date
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -29,6 +30,7 @@ from .player import Player
 from .stream import (
     GOAL_FILTERS,
     can_solve,
+    kept_filters,
     motif_choices,
     next_puzzle,
     playable,
@@ -98,7 +100,13 @@ def motif_label(name: str) -> str:
 
 def _filters(variant: str, goal: str, motif: str) -> dict:
     """The stream's filter control: links (real addresses of the stream) for each goal and each
-    motif found in the site's pool of the variant, the current ones marked."""
+    motif found in the site's pool of the variant, the current ones marked. The same for every
+    player: kept with the pool's rows (``stream.kept_filters``)."""
+    key = (variant, goal, motif, get_language() or "")
+    return kept_filters(key, lambda: _make_filters(variant, goal, motif))
+
+
+def _make_filters(variant: str, goal: str, motif: str) -> dict:
     base = reverse("puzzles:trainer", args=[variant])
     goal = goal if goal in GOAL_FILTERS else ""
 
@@ -172,6 +180,11 @@ def _context(
         variant, puzzle.fen, line, path=path, marks=marks, flipped=False, animate=animate
     )
     finished = attempt.is_finished
+    frames, texts = (
+        _replay(variant, puzzle.fen, tuple(attempt.solution()), get_language() or "")
+        if finished
+        else ((), ())
+    )
     filters = {k: request.GET.get(k, "") for k in ("goal", "motif")}
     next_query = {k: v for k, v in filters.items() if v}
     next_query["after"] = str(puzzle.pk)
@@ -194,17 +207,13 @@ def _context(
         "finished": finished,
         "refutation_board": refutation_board,
         # the solution reaches the page only once the attempt is finished
-        "frames": engine.replay_frames(variant, puzzle.fen, attempt.solution()) if finished else [],
-        "solution_text": (
-            puzzle.numbered(engine.texts_of(variant, puzzle.fen, attempt.solution()))
-            if finished
-            else ""
-        ),
+        "frames": frames,
+        "solution_text": puzzle.numbered(texts) if finished else "",
         # the rating line is outside the partial: read it for a whole page, or when it changed
         "meta_oob": partial and rating_changed,
         "rating": (player.rating(variant) if not partial or rating_changed else None),
         "next_url": reverse("puzzles:trainer", args=[variant]) + "?" + urlencode(next_query),
-        "action_urls": {a: reverse(f"puzzles:attempt_{a}", args=[attempt.pk]) for a in ACTIONS},
+        "action_urls": _action_urls(attempt.pk),
         "daily": None,
     }
     if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
@@ -217,6 +226,23 @@ def _context(
     if extra:
         context.update(extra)
     return context
+
+
+@lru_cache(maxsize=512)
+def _replay(
+    variant: str, fen: str, solution: tuple[str, ...], language: str
+) -> tuple[tuple[dict, ...], tuple[str, ...]]:
+    """The solution's frames (a board after each move) and moves in notation: the same for
+    every player who finishes the puzzle, so drawn once per process and language."""
+    frames = engine.replay_frames(variant, fen, solution)
+    return tuple(frames), tuple(engine.line_texts(variant, fen, solution))
+
+
+def _action_urls(pk: int) -> dict[str, str]:
+    """The addresses of the attempt's actions (one ``reverse``: they differ in the last part)."""
+    move = reverse("puzzles:attempt_move", args=[pk])
+    base = move[: -len("move")]
+    return {action: base + action for action in ACTIONS}
 
 
 def _partial(request: HttpRequest) -> bool:

@@ -30,7 +30,7 @@ def assert_no_moves(html: str, moves: list[str], where: str) -> None:
 def test_no_partial_of_an_unfinished_attempt_gives_the_solution_away(client, name):
     puzzle = make_puzzle(name)
     solution = puzzle.proof["solution"]
-    texts = engine.texts_of(puzzle.variant, puzzle.fen, solution)
+    texts = engine.line_texts(puzzle.variant, puzzle.fen, solution)
     solver_moves = [*solution[::2], *texts[::2]]
     html = client.get(f"/puzzles/{puzzle.variant}/{puzzle.pk}/").content.decode()
     assert_no_moves(html, solver_moves, "page")
@@ -53,5 +53,5 @@ def test_the_daily_page_has_no_solution(client):
     puzzles = [make_puzzle(n) for n in PUZZLES if PUZZLES[n]["variant"] == "czech"]
     html = client.get("/daily/czech/").content.decode()
     for puzzle in puzzles:
-        texts = engine.texts_of(puzzle.variant, puzzle.fen, puzzle.proof["solution"])
+        texts = engine.line_texts(puzzle.variant, puzzle.fen, puzzle.proof["solution"])
         assert_no_moves(html, [*puzzle.proof["solution"][::2], *texts[::2]], "daily")

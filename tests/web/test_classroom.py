@@ -759,14 +759,16 @@ def test_attempts_logged_against_the_set_fill_the_progress_table(
     client.force_login(teacher)
     page = client.get(f"/teach/classes/{classroom.pk}/progress/").content.decode()
     row = page.split(f'data-student="{student.username}"')[1].split("</tr>")[0]
-    assert 'data-status="solved"' in row and "0:40" in row
+    # the first attempt's outcome, the later solve marked (issue 22)
+    assert 'data-status="failed"' in row and "0:12" in row and "solved after a mistake" in row
     rows = list(
         csv.DictReader(
             io.StringIO(client.get(f"/teach/classes/{classroom.pk}/progress.csv").content.decode())
         )
     )
     mine = next(r for r in rows if r["username"] == student.username)
-    assert (mine["status"], mine["attempts"], mine["seconds"]) == ("solved", "2", "40")
+    assert (mine["status"], mine["attempts"], mine["seconds"]) == ("failed", "2", "12")
+    assert mine["later"] == "solved_after_mistake"
     from django.apps import apps
 
     apps.get_model("puzzles", "PlayerRating").objects.create(
@@ -776,7 +778,7 @@ def test_attempts_logged_against_the_set_fill_the_progress_table(
     assert 'data-testid="attempts"' in page and "1-5" in page
     assert "Czech draughts: <strong>1623</strong>" in page
     client.force_login(student)
-    assert "1 of 1 solved" in client.get("/teach/my/").content.decode()
+    assert "0 of 1 solved" in client.get("/teach/my/").content.decode()
 
 
 # -- print and share --------------------------------------------------------------------------------

@@ -166,3 +166,26 @@ def test_solving_an_archived_puzzle_does_not_count_for_the_streak(client, pool):
     route = Attempt.objects.get(pk=attempt).puzzle.proof["solution"][0]
     html = client.post(f"/puzzles/attempt/{attempt}/move", {"move": route}, **HX).content.decode()
     assert "Solved!" in html and "Streak: 0 days" in html
+
+
+# -- today's puzzle is played only as the daily puzzle (issue 22) ----------------------------------
+
+
+def test_todays_puzzle_is_not_playable_under_its_plain_address(client, pool):
+    row = daily.daily_puzzle("czech")
+    response = client.get(f"/puzzles/czech/{row.puzzle_id}/")
+    assert response.status_code == 302 and response["Location"] == "/daily/czech/"
+    assert not Attempt.objects.exclude(source=Attempt.Source.DAILY).exists()
+    # nor with another context's parameters, nor by posting to an attempt made there
+    assert client.get(f"/puzzles/czech/{row.puzzle_id}/?replay=1").status_code == 302
+    # an earlier day's puzzle is an ordinary puzzle again
+    DailyPuzzle.objects.filter(pk=row.pk).update(date=daily.today() - timedelta(days=1))
+    daily.forget_today()
+    assert client.get(f"/puzzles/czech/{row.puzzle_id}/").status_code == 200
+
+
+def test_the_stream_does_not_serve_todays_puzzle_while_others_remain(client, pool):
+    row = daily.daily_puzzle("czech")
+    for _ in range(12):
+        location = client.get("/puzzles/czech/")["Location"]
+        assert f"/puzzles/czech/{row.puzzle_id}/" not in location

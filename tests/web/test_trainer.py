@@ -71,7 +71,7 @@ def test_page_of_an_unsolved_puzzle_contains_no_move_of_its_solution(client, nam
     _attempt, html = open_puzzle(client, puzzle)
     text = without_svg(html)
     solution = puzzle.proof["solution"]
-    short = engine.texts_of(puzzle.variant, puzzle.fen, solution)
+    short = engine.line_texts(puzzle.variant, puzzle.fen, solution)
     for move_text in [*solution, *short]:
         assert move_text not in text, move_text
     # no legal-move list, no proof, no route as data either
@@ -638,3 +638,108 @@ def test_a_move_is_read_against_the_stored_position_without_replaying_the_line(
     monkeypatch.setattr(engine, "read_entry", lambda *a, **kw: seen.append(a) or read(*a, **kw))
     assert row.play(player, text="25x18x11").kind == Outcome.SOLVED
     assert seen == [("czech", here, [])]  # the stored position, no line to replay
+
+
+# -- a set's attempt inherits what the player saw (issue 22) ---------------------------------------
+
+
+@pytest.fixture
+def assigned(gain, teacher, student):
+    """``gain`` in a set assigned to the student's class: the set and the class."""
+    from classroom.models import Assignment, Classroom, PuzzleSet
+
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="S", variant="czech")
+    puzzle_set.add(gain)
+    classroom = Classroom.objects.create(name="C", variant="czech")
+    classroom.teachers.add(teacher)
+    classroom.add_student(student)
+    Assignment.objects.create(puzzle_set=puzzle_set, classroom=classroom)
+    return puzzle_set, classroom
+
+
+def class_report(client, teacher, classroom, student) -> tuple[str, dict]:
+    """The student's row of the class table (HTML) and of the CSV report."""
+    import csv
+    import io
+
+    client.force_login(teacher)
+    page = client.get(f"/teach/classes/{classroom.pk}/progress/").content.decode()
+    row = page.split(f'data-student="{student.username}"')[1].split("</tr>")[0]
+    text = client.get(f"/teach/classes/{classroom.pk}/progress.csv").content.decode()
+    mine = next(r for r in csv.DictReader(io.StringIO(text)) if r["username"] == student.username)
+    return row, mine
+
+
+def test_the_solution_shown_outside_the_set_follows_the_player_into_the_set(
+    client, gain, teacher, student, assigned
+):
+    puzzle_set, classroom = assigned
+    client.force_login(student)
+    outside, _html = open_puzzle(client, gain)
+    client.post(f"/puzzles/attempt/{outside}/solution", **HX)
+    attempt, _html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    row = Attempt.objects.get(pk=attempt)
+    assert row.set_id == puzzle_set.pk and row.solution_shown and row.failed and not row.first
+    move(client, attempt, text="22-17")
+    move(client, attempt, text="25x18x11")
+    assert Attempt.objects.get(pk=attempt).solved
+    html, csv_row = class_report(client, teacher, classroom, student)
+    assert 'data-status="failed"' in html and "solved after seeing the solution" in html
+    assert (csv_row["status"], csv_row["attempts"], csv_row["later"]) == (
+        "failed",
+        "1",
+        "solved_after_solution",
+    )
+
+
+def test_a_replay_after_the_solution_inside_the_set_is_reported_as_such(
+    client, gain, teacher, student, assigned
+):
+    puzzle_set, classroom = assigned
+    client.force_login(student)
+    attempt, _html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    client.post(f"/puzzles/attempt/{attempt}/solution", **HX)
+    retried = client.post(f"/puzzles/attempt/{attempt}/retry", **HX).content.decode()
+    again = int(re.search(r'data-attempt="(\d+)"', retried).group(1))
+    assert Attempt.objects.get(pk=again).set_id == puzzle_set.pk
+    move(client, again, text="22-17")
+    assert "Solved" in move(client, again, text="25x18x11").content.decode()
+    html, csv_row = class_report(client, teacher, classroom, student)
+    assert 'data-status="failed"' in html and "solved after seeing the solution" in html
+    assert (csv_row["status"], csv_row["attempts"], csv_row["later"]) == (
+        "failed",
+        "2",
+        "solved_after_solution",
+    )
+
+
+def test_hints_and_failures_outside_the_set_count_in_the_set(
+    client, gain, teacher, student, assigned
+):
+    puzzle_set, classroom = assigned
+    client.force_login(student)
+    outside, _html = open_puzzle(client, gain)
+    client.post(f"/puzzles/attempt/{outside}/hint", **HX)
+    move(client, outside, text="21-17")  # wrong: a failure
+    attempt, _html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    row = Attempt.objects.get(pk=attempt)
+    assert row.hints == 1 and row.failed and not row.solution_shown
+    move(client, attempt, text="22-17")
+    assert "Solved, after a mistake." in move(client, attempt, text="25x18x11").content.decode()
+    html, csv_row = class_report(client, teacher, classroom, student)
+    assert (csv_row["status"], csv_row["hints"], csv_row["later"]) == (
+        "failed",
+        "1",
+        "solved_after_mistake",
+    )
+
+
+def test_a_clean_first_solve_in_the_set_is_solved(client, gain, teacher, student, assigned):
+    puzzle_set, classroom = assigned
+    client.force_login(student)
+    attempt, _html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    move(client, attempt, text="22-17")
+    move(client, attempt, text="25x18x11")
+    html, csv_row = class_report(client, teacher, classroom, student)
+    assert 'data-status="solved"' in html and "data-later" not in html
+    assert (csv_row["status"], csv_row["hints"], csv_row["later"]) == ("solved", "0", "")
