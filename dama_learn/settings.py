@@ -137,6 +137,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "core.timing.ServerTimingMiddleware",  # Server-Timing when DAMA_SERVER_TIMING (load tests)
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response (below)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -311,6 +312,20 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # The health check is probed over plain HTTP by load balancers.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Content-Security-Policy (django-csp): scripts, styles and everything else only from the site's own
+# files; no inline script, event handler, style attribute or eval anywhere (htmx's indicator style
+# and eval are off in base.html's htmx-config). tests/browser/test_a11y.py fails on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 # The Server-Timing header (core/timing.py) helps timing attacks: sent only with DEBUG, or when
 # DAMA_SERVER_TIMING=1 (the load test sets it to report the server's own times).
 DAMA_SERVER_TIMING = env_bool("DAMA_SERVER_TIMING", DEBUG)

@@ -168,6 +168,27 @@ def test_a_short_healthz_token_is_refused(tmp_path):
     )
 
 
+def test_production_sends_a_strict_content_security_policy(tmp_path):
+    code = (
+        "from csp.utils import build_policy; "
+        "print(s.MIDDLEWARE.index('csp.middleware.CSPMiddleware')); print(build_policy())"
+    )
+    result = run(code, tmp_path, **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    position, policy = result.stdout.strip().splitlines()[-2:]
+    assert int(position) <= 2  # above WhiteNoise: static files carry it too
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives == {
+        "default-src": "'self'",
+        "script-src": "'self'",
+        "style-src": "'self'",
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "frame-ancestors": "'none'",
+        "form-action": "'self'",
+    }
+
+
 def check_deploy(tmp_path, **extra: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in SETTING_VARS}
     env.update(
