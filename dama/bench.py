@@ -220,7 +220,7 @@ QUICK_SOLVER_SAMPLE = 5
 def solver_section(ctx: BenchContext) -> list[Row]:
     """The solver on a fixed sample of the corpus: the first 20 puzzles of each variant's file
     (5 with --quick), each proved again at its horizon; puzzles/s and nodes/s per variant."""
-    from .mine import read_puzzles_pdn
+    from .pdn import read_tags
     from .solve import Limits, solve
 
     rows = []
@@ -228,7 +228,7 @@ def solver_section(ctx: BenchContext) -> list[Row]:
     for variant in ("international", "brazilian", "czech"):
         path = _CORPUS / f"{variant}.pdn"
         try:
-            tags = read_puzzles_pdn(path.read_text(encoding="utf-8"))[:sample]
+            tags = read_tags(path.read_text(encoding="utf-8"))[:sample]
         except OSError:
             ctx.out(f"  ... {variant}: no corpus at {path}, skipped")
             continue
@@ -268,14 +268,14 @@ def deep_solver_section(ctx: BenchContext) -> list[Row]:
     """Deep proofs: the three longest gain/win puzzles of each variant's corpus, proved with a
     horizon of 6 moves, so that the uniqueness search (H + 2) looks 15-16 plies ahead. The issue's
     target is a 15-ply proof in under 30 s on one worker; the row shows the slowest proof."""
-    from .mine import read_puzzles_pdn
+    from .pdn import read_tags
     from .solve import Limits, solve
 
     rows = []
     for variant in ("international", "brazilian", "czech"):
         path = _CORPUS / f"{variant}.pdn"
         try:
-            tags = read_puzzles_pdn(path.read_text(encoding="utf-8"))
+            tags = read_tags(path.read_text(encoding="utf-8"))
         except OSError:
             ctx.out(f"  ... {variant}: no corpus at {path}, skipped")
             continue

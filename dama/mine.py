@@ -15,7 +15,7 @@ Separate steps, each usable alone (like lichess-puzzler):
 3. :func:`motifs` tags the solution line with small pure predicates; :func:`difficulty` rates it.
 4. :func:`puzzles_pdn` writes :class:`MinedPuzzle` values as PDN positions with the tags
    ``Goal``, ``Horizon``, ``Solution``, ``Motifs``, ``Difficulty``, ``Source``;
-   :func:`read_puzzles_pdn` reads them back.
+   :func:`dama.pdn.read_tags` reads them back.
 
 :func:`mine` runs the whole pipeline for a count of puzzles with a mix of goals.
 """
@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ._core import Core, RawMove, core
 from .board import Board, Move
+from .pdn import GameError, position_pdn, read_games
 from .solve import Limits, Verdict, material_search, solve
 from .variants import Variant, find_variant
 
@@ -44,8 +44,8 @@ __all__ = [
     "motifs",
     "pdn_positions",
     "play_game",
+    "puzzle_pdn",
     "puzzles_pdn",
-    "read_puzzles_pdn",
 ]
 
 Position = tuple[int, int, int, bool]
@@ -109,14 +109,6 @@ def _rule_core(variant: Variant, king_priority: bool, majority_rule: bool) -> Co
 
 
 _RULE_CORES: dict[tuple[str, bool, bool], Core] = {}
-
-
-def _raw(b: Board, m: Move) -> RawMove:
-    g = b.geo
-    cap = 0
-    for s in m.captured:
-        cap |= 1 << g.bit_of[s]
-    return (1 << g.bit_of[m.start], 1 << g.bit_of[m.end], cap)
 
 
 def _max_capture_immediate(b: Board, piece: int) -> int:
@@ -523,31 +515,19 @@ def play_game(
     return out
 
 
-_MOVE_TOKEN = re.compile(r"^\d+\.+$|^[\d.]+$")
-
-
 def pdn_positions(text: str, variant: str | Variant) -> Iterator[tuple[str, Position]]:
-    """(source label, position) for every position of every game in a PDN text (moves that do
-    not parse end that game). Uses :mod:`dama.pdn` when it is available."""
+    """(source label, position) for the position before every move of the main line of every
+    game of ``variant`` in a PDN text (read by :func:`dama.pdn.read_games`; entries that are not
+    readable games of the variant are skipped)."""
     v = find_variant(variant)
-    games = re.split(r"\n\s*\n(?=\s*\[)", text)
-    for gi, game in enumerate(games, 1):
-        fen_m = re.search(r'\[FEN\s+"([^"]*)"\]', game)
-        try:
-            b = Board(v, fen_m.group(1)) if fen_m else Board(v)
-        except ValueError:
+    for gi, game in enumerate(read_games(text, default_variant=v), 1):
+        if isinstance(game, GameError) or game.variant != v:
             continue
-        body = re.sub(r"\[[^\]]*\]", " ", game)
-        body = re.sub(r"\{[^}]*\}|\([^)]*\)", " ", body)
-        for ply, tok in enumerate(body.split()):
-            if _MOVE_TOKEN.match(tok) or tok in ("*", "1-1", "2-0", "0-2", "1-0", "0-1"):
-                continue
+        b = game.board()
+        for node in game.moves:
             yield (f"pdn game {gi} ply {b.ply}", b.key())
-            try:
-                b.push_text(re.sub(r"^\d+\.+", "", tok))
-            except ValueError:
-                break
-            _ = ply
+            assert node.move is not None  # replayed by the reader
+            b.push(node.move)
 
 
 def mine(
@@ -682,24 +662,10 @@ def mine_rule_captures(
 # -- PDN ------------------------------------------------------------------------------------------
 
 
-def _movetext(board: Board, solution: Iterable[str]) -> str:
-    parts = []
-    n = 1
-    white = board.turn
-    for i, mv in enumerate(solution):
-        if white:
-            parts.append(f"{n}. {mv}")
-        else:
-            parts.append(f"{n}... {mv}" if i == 0 else mv)
-            n += 1
-        white = not white
-    return " ".join(parts)
-
-
-def puzzle_pdn(p: MinedPuzzle) -> str:
-    """One puzzle as a PDN game: the position in ``FEN`` and the puzzle tags."""
+def puzzle_pdn(p: MinedPuzzle, extra_tags: Mapping[str, str] | None = None) -> str:
+    """One puzzle as a PDN entry: the position in ``FEN``, the puzzle tags, then ``extra_tags``
+    (a ``Title``, a ``Proof``, ...)."""
     v = find_variant(p.variant)
-    b = Board(v, p.fen)
     tags = {
         "Event": "dama_learn puzzle",
         "GameType": str(v.gametype),
@@ -713,46 +679,14 @@ def puzzle_pdn(p: MinedPuzzle) -> str:
         "Duals": str(p.duals),
         "Source": p.source,
         "Engine": p.engine_version,
+        **(extra_tags or {}),
     }
-    try:
-        from .pdn import position_pdn
-    except ImportError:  # pragma: no cover - pdn.py is optional
-        lines = "\n".join(f'[{k} "{val}"]' for k, val in [*tags.items(), ("Result", "*")])
-        return f"{lines}\n\n*\n"
-    return position_pdn(b, tags)
+    return position_pdn(Board(v, p.fen), tags)
 
 
 def puzzles_pdn(puzzles: Iterable[MinedPuzzle]) -> str:
     """Puzzles as one PDN text, games separated by a blank line."""
     return "\n".join(puzzle_pdn(p) for p in puzzles)
-
-
-def read_puzzles_pdn(text: str) -> list[dict[str, str]]:
-    """The tag pairs of every game of a PDN text (the puzzles written by :func:`puzzles_pdn`).
-
-    A new entry starts at a tag that follows move text or a result, or at a tag name the current
-    entry already has (so files without ``[Event]`` tags split correctly).
-
-    >>> len(read_puzzles_pdn('[FEN "W:W21:B5"]\\n*\\n[FEN "W:W22:B6"]\\n[Goal "capture"]\\n'))
-    2
-    """
-    out: list[dict[str, str]] = []
-    cur: dict[str, str] = {}
-    after_moves = False
-    for line in text.splitlines():
-        stripped = line.strip()
-        m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', stripped)
-        if m:
-            if cur and (after_moves or m.group(1) in cur):
-                out.append(cur)
-                cur = {}
-            after_moves = False
-            cur[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-        elif stripped and cur:
-            after_moves = True
-    if cur:
-        out.append(cur)
-    return out
 
 
 # -- command line ---------------------------------------------------------------------------------

@@ -315,8 +315,30 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _escape(value: str) -> str:
-    return " ".join(value.replace("\\", "\\\\").replace('"', '\\"').split())
+def tag_line(name: str, value: str) -> str:
+    """One tag as PDN writes it: the value's backslashes and quotes escaped, its whitespace
+    (newlines too) collapsed to single spaces, since a tag stands on one line.
+
+    >>> print(tag_line("Event", 'The "Spring" cup\\n  round 2'))
+    [Event "The \\"Spring\\" cup round 2"]
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{" ".join(escaped.split())}"]'
+
+
+def read_tags(text: str) -> list[dict[str, str]]:
+    """The tags of each entry of a PDN text, values unescaped, in file order; entries are split
+    as :func:`read_games` splits them, move text is skipped unread (entries without tags too).
+
+    >>> read_tags('[FEN "W:W21:B5"]\\n*\\n[FEN "W:W22:B6"]\\n[Title "a \\\\"b\\\\""]\\n')
+    [{'FEN': 'W:W21:B5'}, {'FEN': 'W:W22:B6', 'Title': 'a "b"'}]
+    """
+    out = []
+    for entry in _entries(_tokenize(text)):
+        tags = {tok.name: tok.value for tok in entry if tok.kind == "tag"}
+        if tags:
+            out.append(tags)
+    return out
 
 
 def _entries(tokens: Iterator[_Tok]) -> Iterator[list[_Tok]]:
@@ -578,7 +600,7 @@ def _tag_lines(game: Game) -> list[str]:
         tags.pop("FEN", None)
         tags.pop("SetUp", None)
     tags["Result"] = game.result
-    return [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
+    return [tag_line(k, v) for k, v in tags.items()]
 
 
 def _comment_units(text: str) -> list[str]:

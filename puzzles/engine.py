@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 import dama
 import dama.mine
+import dama.pdn
 import dama.proof
 import dama.solve
 from core import board as core_board
@@ -213,14 +214,6 @@ class PuzzleData:
     proof: dict[str, Any] | None = None
 
 
-def _unescape(value: str) -> str:
-    return value.replace('\\"', '"').replace("\\\\", "\\")
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def variant_of_gametype(gametype: str) -> str | None:
     try:
         number = int(gametype.split(",", 1)[0])
@@ -235,7 +228,7 @@ def variant_of_gametype(gametype: str) -> str | None:
 def read_puzzles(text: str, variant: str | None = None) -> Iterator[PuzzleData | ValidationError]:
     """The puzzles of a PDN text (tags as written by ``dama.mine``), each as ``PuzzleData`` or,
     for an entry that cannot be a puzzle, the ``ValidationError`` saying why."""
-    for n, tags in enumerate(dama.mine.read_puzzles_pdn(text), 1):
+    for n, tags in enumerate(dama.pdn.read_tags(text), 1):
         try:
             yield _puzzle_from_tags(tags, variant)
         except ValidationError as exc:
@@ -251,7 +244,7 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
     fen = tags.get("FEN", "")
     if not fen:
         raise ValidationError(_("no position (FEN tag) was given"))
-    fen = normalize_fen(_unescape(fen), name)
+    fen = normalize_fen(fen, name)
     goal = normalize_goal(tags.get("Goal", "capture"))
     horizon: int | None = None
     if tags.get("Horizon", "").strip():
@@ -265,7 +258,7 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
     proof: dict[str, Any] | None = None
     if tags.get("Proof"):
         try:
-            proof = json.loads(_unescape(tags["Proof"]))
+            proof = json.loads(tags["Proof"])
         except ValueError:
             raise ValidationError(_("the Proof tag is not JSON")) from None
         if not is_verdict(proof):
@@ -275,13 +268,13 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
         fen=fen,
         goal=goal,
         horizon=horizon,
-        solution=_unescape(tags.get("Solution", "")).split(),
-        motifs=_unescape(tags.get("Motifs", "")).split(),
+        solution=tags.get("Solution", "").split(),
+        motifs=tags.get("Motifs", "").split(),
         difficulty=difficulty,
-        source=_unescape(tags.get("Source", "")),
-        title=_unescape(tags.get("Title", "")),
-        description=_unescape(tags.get("Description", "")),
-        engine_version=_unescape(tags.get("Engine", "")),
+        source=tags.get("Source", ""),
+        title=tags.get("Title", ""),
+        description=tags.get("Description", ""),
+        engine_version=tags.get("Engine", ""),
         proof=proof,
     )
 
@@ -304,14 +297,10 @@ def write_puzzles(puzzles: Iterable[PuzzleData]) -> str:
             nodes=int((p.proof or {}).get("nodes", 0)),
             engine_version=p.engine_version,
         )
-        text = dama.mine.puzzle_pdn(mined)
-        extra = [f'[{k} "{_escape(v)}"]' for k, v in (("Title", p.title),) if v]
+        extra = {"Title": p.title} if p.title else {}
         if p.proof is not None:
-            extra.append(f'[Proof "{_escape(json.dumps(p.proof, separators=(",", ":")))}"]')
-        if extra:
-            head, _sep, body = text.partition("\n\n")
-            text = head + "\n" + "\n".join(extra) + "\n\n" + body
-        out.append(text)
+            extra["Proof"] = json.dumps(p.proof, separators=(",", ":"))
+        out.append(dama.mine.puzzle_pdn(mined, extra))
     return "\n".join(out)
 
 

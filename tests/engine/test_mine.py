@@ -22,9 +22,9 @@ from dama.mine import (
     play_game,
     puzzle_pdn,
     puzzles_pdn,
-    read_puzzles_pdn,
     rule_motifs,
 )
+from dama.pdn import read_tags
 from dama.solve import Limits, solve
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "puzzles"
@@ -137,7 +137,7 @@ def test_turkish_strike_capture_puzzles_from_random_placements(variant: str) -> 
 def test_pdn_round_trip() -> None:
     found = list(mine("brazilian", 3, seed=2))
     text = puzzles_pdn(found)
-    tags = read_puzzles_pdn(text)
+    tags = read_tags(text)
     assert len(tags) == 3
     for p, t in zip(found, tags, strict=True):
         assert Board(p.variant, t["FEN"]).fen() == p.fen
@@ -164,7 +164,7 @@ def test_cli_mine_writes_pdn(tmp_path: Path) -> None:
     assert (
         main(["mine", "--variant", "czech", "--count", "2", "--seed", "5", "--out", str(out)]) == 0
     )
-    assert len(read_puzzles_pdn(out.read_text())) == 2
+    assert len(read_tags(out.read_text())) == 2
 
 
 def test_cli_mine_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -180,7 +180,7 @@ def test_cli_mine_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
 def test_corpus_sample_is_proven_unique(variant: str) -> None:
     path = CORPUS / f"{variant}.pdn"
-    tags = read_puzzles_pdn(path.read_text())
+    tags = read_tags(path.read_text())
     assert len(tags) >= 300
     goals = {t["Goal"].split(":")[0] for t in tags}
     assert goals == {"capture", "gain", "win"}
@@ -202,7 +202,7 @@ RULE_LESSONS = {
 @pytest.mark.parametrize("variant", sorted(RULE_LESSONS))
 def test_corpus_has_a_spread_of_difficulty_and_rule_lessons(variant: str) -> None:
     """Every goal, difficulty from easy to hard, and capture puzzles teaching the variant's rules."""
-    tags = read_puzzles_pdn((CORPUS / f"{variant}.pdn").read_text())
+    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
     goals = [t["Goal"] for t in tags]
     for goal in ("capture", "win"):
         assert goals.count(goal) >= 30, goal
@@ -229,12 +229,12 @@ def test_puzzle_pdn_has_the_tags() -> None:
         assert f"[{tag} " in text
 
 
-def test_read_puzzles_pdn_splits_entries_without_event_tags() -> None:
+def test_read_tags_splits_entries_without_event_tags() -> None:
     text = (
         '[GameType "29"]\n[FEN "W:W21:B5"]\n[Goal "capture"]\n\n'
         '[GameType "29"]\n[FEN "W:W22:B6"]\n[Goal "capture"]\n*\n'
         '[FEN "W:W23:B7"]\n[Goal "win"]\n'
     )
-    tags = read_puzzles_pdn(text)
+    tags = read_tags(text)
     assert [t["FEN"] for t in tags] == ["W:W21:B5", "W:W22:B6", "W:W23:B7"]
     assert tags[2]["Goal"] == "win"

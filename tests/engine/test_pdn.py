@@ -3,6 +3,7 @@ entry, errors with their line numbers, round-trips and a property test on random
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dama import Board, InvalidPdnError
+from dama.mine import MinedPuzzle, puzzle_pdn
 from dama.pdn import (
     MAX_PDN_BYTES,
     MAX_VARIATION_DEPTH,
@@ -21,6 +23,8 @@ from dama.pdn import (
     position_pdn,
     read_game,
     read_games,
+    read_tags,
+    tag_line,
     write_game,
     write_games,
 )
@@ -488,3 +492,34 @@ def test_from_board_round_trips_random_play(variant: str, seed: int) -> None:
     assert again == game
     assert again.mainline_moves() == board.move_stack
     assert again.end_board() == board
+
+
+# -- tags: one reader and one writer ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["plain", 'a "quoted" title', "back\\slash\\\\twice", '{"kind":"unique","reason":"a \\"b\\""}'],
+)
+def test_tag_values_round_trip_through_tag_line_and_read_tags(value: str) -> None:
+    text = "\n".join([tag_line("FEN", "W:W21:B5"), tag_line("Title", value), "", "*", ""])
+    assert read_tags(text) == [{"FEN": "W:W21:B5", "Title": value}]
+
+
+def test_a_tag_value_is_written_on_one_line() -> None:
+    assert tag_line("Description", "two\nlines  here") == '[Description "two lines here"]'
+
+
+def test_read_tags_reads_the_tags_read_game_reads() -> None:
+    text = (DATA / "czech_games.pdn").read_text(encoding="utf-8")
+    games = [g for g in read_games(text) if isinstance(g, Game)]
+    assert read_tags(text) == [g.tags for g in games]
+
+
+def test_a_puzzle_entry_carries_extra_tags_such_as_a_proof() -> None:
+    proof = json.dumps({"kind": "unique", "proof": [], "reason": 'say "why"'})
+    puzzle = MinedPuzzle("czech", "W:W28,K29:B4,11,18,24", "capture", 1, ("29x15x8",), (), 0, "")
+    (tags,) = read_tags(puzzle_pdn(puzzle, {"Title": "King first", "Proof": proof}))
+    assert tags["Title"] == "King first"
+    assert json.loads(tags["Proof"]) == json.loads(proof)
+    assert tags["FEN"] == puzzle.fen and tags["Goal"] == "capture"
