@@ -181,6 +181,26 @@ def test_the_print_buttons_print_without_an_inline_handler(
     assert found == {}, json.dumps(found, indent=1)
 
 
+def test_the_admin_breaks_no_csp_rule(page, live_server, staff, puzzles):
+    """Django's admin (its own templates and scripts) under the site's policy: the index, a list
+    with filters and search, and a change form."""
+    log_in(page, live_server, staff)
+    found = {}
+    for path in [
+        "/admin/",
+        "/admin/auth/user/",
+        f"/admin/auth/user/{staff.pk}/change/",
+        "/admin/puzzles/puzzle/",
+        f"/admin/puzzles/puzzle/{puzzles['czech_gain'].pk}/change/",
+    ]:
+        page.goto(page.base_url + path)
+        page.wait_for_load_state("networkidle")
+        bad = csp_violations(page)
+        if bad:
+            found[path] = bad
+    assert found == {}, json.dumps(found, indent=1)
+
+
 def test_the_check_finds_a_violation_when_there_is_one(chromium, live_server):
     """On a tab of its own: the violations it makes on purpose are not errors of the test."""
     context = chromium.new_context(locale="en-US")
