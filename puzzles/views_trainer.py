@@ -13,8 +13,10 @@ from functools import lru_cache, wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -98,12 +100,19 @@ def motif_label(name: str) -> str:
     return labels.get(name, name.replace("_", " "))
 
 
-def _filters(variant: str, goal: str, motif: str) -> dict:
-    """The stream's filter control: links (real addresses of the stream) for each goal and each
-    motif found in the site's pool of the variant, the current ones marked. The same for every
-    player: kept with the pool's rows (``stream.kept_filters``)."""
+def _filters(variant: str, goal: str, motif: str) -> SafeString:
+    """The stream's filter control (HTML): links (real addresses of the stream) for each goal
+    and each motif found in the site's pool of the variant, the current ones marked. The same
+    for every player: rendered once and kept with the pool's rows (``stream.kept_filters``)."""
     key = (variant, goal, motif, get_language() or "")
-    return kept_filters(key, lambda: _make_filters(variant, goal, motif))
+    return kept_filters(
+        key,
+        lambda: mark_safe(  # the template's own (escaped) output
+            render_to_string(
+                "puzzles/_filters.html", {"filters": _make_filters(variant, goal, motif)}
+            )
+        ),
+    )
 
 
 def _make_filters(variant: str, goal: str, motif: str) -> dict:
