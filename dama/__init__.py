@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from .board import BLACK, WHITE, Board, Color, Move, Piece
+from .baseboard import BLACK, WHITE, Color, Move, MoveKey, Piece
+from .board import Board
 from .entry import Entry, EntryKind
 from .errors import (
     AmbiguousMoveError,
@@ -48,6 +49,7 @@ __all__ = [
     "InvalidSquareError",
     "InvalidVariantError",
     "Move",
+    "MoveKey",
     "Piece",
     "Square",
     "Variant",

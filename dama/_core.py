@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TypeVar
 
-from .geometry import geometry
+from .geometry import DIRECTIONS, DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, geometry
 from .variants import Variant
 
 RawMove = tuple[int, int, int]
@@ -41,8 +41,8 @@ class Core:
         self.king_priority = variant.king_priority
         #: the directions a man captures in, by side (True: White): forward, or all four
         self.man_dirs: dict[bool, tuple[int, ...]] = {
-            True: (0, 1, 2, 3) if self.backward else (0, 1),
-            False: (0, 1, 2, 3) if self.backward else (2, 3),
+            True: DIRECTIONS if self.backward else (UP_LEFT, UP_RIGHT),
+            False: DIRECTIONS if self.backward else (DOWN_LEFT, DOWN_RIGHT),
         }
         #: the shifts of a man's step forward: White's (right shifts), Black's (left shifts)
         self.white_shifts = (-g.steps[0], -g.steps[1])

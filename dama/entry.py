@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
 from .explain import Explanation, explain_illegal
-from .notation import matching_moves, tokenize_move
+from .notation import matching_moves, move_text, square_text, tokenize_move
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .baseboard import BaseBoard, Move
 
 __all__ = ["MAX_ROUTE", "MAX_TEXT", "UNREADABLE_REASONS", "Entry", "EntryKind", "read_entry"]
 
@@ -127,7 +127,7 @@ class Entry:
         )
 
 
-def read_entry(board: Board, route: str | Iterable[int] = "", text: str = "") -> Entry:
+def read_entry(board: BaseBoard, route: str | Iterable[int] = "", text: str = "") -> Entry:
     """What ``route`` (clicked squares, ``"22,15,8"`` or a sequence of numbers) or else ``text``
     (``22-18``, ``22x8``, the full route ``46x37x48x25``, algebraic ``c3-d4``) means on ``board``.
 
@@ -141,7 +141,7 @@ def read_entry(board: Board, route: str | Iterable[int] = "", text: str = "") ->
     return _read_text(board, text if isinstance(text, str) else "")
 
 
-def _route_squares(board: Board, route: str | Iterable[int]) -> tuple[int, ...] | None:
+def _route_squares(board: BaseBoard, route: str | Iterable[int]) -> tuple[int, ...] | None:
     if isinstance(route, str):
         parts = [p for p in route.split(",") if p.strip()]
         try:
@@ -159,7 +159,7 @@ def _route_squares(board: Board, route: str | Iterable[int]) -> tuple[int, ...] 
     return squares
 
 
-def _read_route(board: Board, route: str | Iterable[int]) -> Entry:
+def _read_route(board: BaseBoard, route: str | Iterable[int]) -> Entry:
     squares = _route_squares(board, route)
     if squares is None:
         return Entry(EntryKind.UNREADABLE, reason="bad_route")
@@ -175,7 +175,7 @@ def _read_route(board: Board, route: str | Iterable[int]) -> Entry:
         for move in legal
         if move.captured and any(len(r) > n and r[:n] == squares for r in move.routes)
     )
-    names = [board.square_name(s) for s in squares]
+    names = [square_text(board, s) for s in squares]
     if started:
         return Entry(EntryKind.PARTIAL, "x".join(names), squares, candidates=started)
     start, end = squares[0], squares[-1]
@@ -188,7 +188,7 @@ def _read_route(board: Board, route: str | Iterable[int]) -> Entry:
     return Entry(EntryKind.ILLEGAL, text, squares, explanation=explain_illegal(board, text))
 
 
-def _read_text(board: Board, text: str) -> Entry:
+def _read_text(board: BaseBoard, text: str) -> Entry:
     text = text.strip()
     if not text:
         return Entry(EntryKind.UNREADABLE, reason="empty")
@@ -213,14 +213,14 @@ def _read_text(board: Board, text: str) -> Entry:
     return Entry(EntryKind.ILLEGAL, text, entered, explanation=explanation)
 
 
-def _move_text(board: Board, move: Move, squares: tuple[int, ...]) -> str:
+def _move_text(board: BaseBoard, move: Move, squares: tuple[int, ...]) -> str:
     """The move as entered: its full route when one was given (of a multi-capture), else short."""
     if len(squares) > 2 and squares in move.routes:
-        return "x".join(board.square_name(s) for s in squares)
-    return board.move_text(move)
+        return "x".join(square_text(board, s) for s in squares)
+    return move_text(board, move)
 
 
-def _piece_between(board: Board, a: int, b: int) -> bool:
+def _piece_between(board: BaseBoard, a: int, b: int) -> bool:
     """True when a piece stands between ``a`` and ``b`` on one diagonal (a click that jumps)."""
     geo = board.geo
     (r1, c1), (r2, c2) = geo.row_col(a), geo.row_col(b)

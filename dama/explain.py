@@ -1,6 +1,6 @@
 """Why a move is illegal: the rule it breaks, its article, and a message in English and Czech.
 
-:func:`explain_illegal` reads a move text the way :func:`~dama.notation.parse_move` does and, when
+:func:`explain_illegal` reads a move text the way :meth:`Board.parse_move <dama.Board.parse_move>` does and, when
 no legal move matches it, finds the most helpful rule the attempt breaks. A written route is
 followed landing by landing on the position, jumped pieces staying on the board until the move
 ends (the Turkish-strike rule), so the explanation can name the exact step that goes wrong.
@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 
 from .errors import DamaError, InvalidMoveError
 from .lang import cite, lang_code
-from .notation import matching_moves, parse_square, tokenize_move
+from .notation import matching_moves, move_text, parse_square, square_text, tokenize_move
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .baseboard import BaseBoard, Move
 
 __all__ = ["EXPLANATION_CODES", "Explanation", "explain_illegal"]
 
@@ -215,7 +215,7 @@ class _Match:
 class _Mover:
     """The piece on the start square, with the rules that govern its capture leaps."""
 
-    def __init__(self, board: Board, start: int) -> None:
+    def __init__(self, board: BaseBoard, start: int) -> None:
         self.board = board
         g = board.geo
         self.geo = g
@@ -376,7 +376,7 @@ class _Explainer:
     mover: _Mover
     legal: list[Move]
 
-    def __init__(self, board: Board, text: str) -> None:
+    def __init__(self, board: BaseBoard, text: str) -> None:
         self.board = board
         self.text = text.strip() if isinstance(text, str) else repr(text)
         v = board.variant
@@ -385,10 +385,7 @@ class _Explainer:
 
     # names
     def sq(self, s: int) -> str:
-        return self.board.square_name(s)
-
-    def sqb(self, bit: int) -> str:
-        return self.sq(self.board.geo.square_of[bit])
+        return square_text(self.board, s)
 
     def article(self, code: str, king: bool = False) -> str:
         czech, sds = _ARTICLES[code]
@@ -423,7 +420,7 @@ class _Explainer:
         return ("king", "dáma", "dámou") if king else ("man", "kámen", "kamenem")
 
     def move_list(self, moves: list[Move], limit: int = 8) -> str:
-        texts = [self.board.move_text(m) for m in moves[:limit]]
+        texts = [move_text(self.board, m) for m in moves[:limit]]
         if len(moves) > limit:
             texts.append("…")
         return ", ".join(texts)
@@ -587,7 +584,7 @@ class _Explainer:
             king = bool(self.board.kings >> self.board.geo.bit_of[s] & 1)
             en_l.append(f"the {'king' if king else 'man'} on {self.sq(s)}")
             cs_l.append(f"{'dámou' if king else 'kamenem'} na poli {self.sq(s)}")
-        example = self.board.move_text(caps[0]) if caps else ""
+        example = move_text(self.board, caps[0]) if caps else ""
         return self.make(
             "capture_compulsory",
             f"Capturing is compulsory, so {self.text} is not allowed: you must capture with "
@@ -641,7 +638,7 @@ class _Explainer:
 
     def majority(self, top: int, taken: int, caps: list[Move]) -> Explanation:
         best = [m for m in caps if len(m.captured) == top]
-        example = self.board.move_text(best[0])
+        example = move_text(self.board, best[0])
         starts = sorted({m.start for m in best})
         return self.make(
             "majority",
@@ -952,7 +949,7 @@ class _Explainer:
             f"{self.sq(a)} na pole {self.sq(b)} nevede žádná řada skoků. {cs_more}",
             [a, b],
             king=self.mover.king,
-            captures=[self.board.move_text(m) for m in caps],
+            captures=[move_text(self.board, m) for m in caps],
         )
 
     def square_occupied(self, a: int, b: int, king: bool) -> Explanation:
@@ -1013,14 +1010,14 @@ class _Explainer:
             cs,
             [start],
             king=self.mover.king,
-            legal=[self.board.move_text(m) for m in (mine or self.legal)],
+            legal=[move_text(self.board, m) for m in (mine or self.legal)],
         )
 
 
-def explain_illegal(board: Board, text: str) -> Explanation | None:
+def explain_illegal(board: BaseBoard, text: str) -> Explanation | None:
     """Why ``text`` is not a legal move on ``board``, or None when it is legal or ambiguous.
 
-    ``text`` is read like :func:`~dama.notation.parse_move` reads it: ``32-28``, ``28x19``, the
+    ``text`` is read like :meth:`Board.parse_move <dama.Board.parse_move>` reads it: ``32-28``, ``28x19``, the
     full route ``46x37x48x25``, or algebraic ``c3-d4`` on 8x8. For a short text that matches
     several legal moves the answer is None too (it breaks no rule; ``parse_move`` raises
     :class:`~dama.AmbiguousMoveError` listing the routes).

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from .errors import InvalidFenError
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .baseboard import BaseBoard
 
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
-def _square(token: str, board: Board, where: str) -> int:
+def _square(token: str, board: BaseBoard, where: str) -> int:
     g = board.geo
     if token.isascii() and token.isdigit():
         if len(token) > 3:
@@ -42,7 +42,7 @@ def _square(token: str, board: Board, where: str) -> int:
     return alg
 
 
-def parse_fen(fen: str, board: Board) -> None:
+def parse_fen(fen: str, board: BaseBoard) -> None:
     """Set ``board`` to the position ``fen`` (raises :class:`InvalidFenError`)."""
     if not isinstance(fen, str):
         raise InvalidFenError("FEN must be text")
@@ -116,7 +116,7 @@ def parse_fen(fen: str, board: Board) -> None:
     board.clear_stack()
 
 
-def board_fen(board: Board, algebraic: bool | None = None) -> str:
+def board_fen(board: BaseBoard, algebraic: bool | None = None) -> str:
     """The FEN of ``board``; numeric squares unless ``algebraic`` (8x8 names)."""
     g = board.geo
     alg = bool(algebraic)

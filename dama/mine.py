@@ -29,7 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._core import Core, RawMove, core
-from .board import Board, Move
+from .baseboard import Move
+from .board import Board
 from .pdn import GameError, position_pdn, read_games
 from .solve import Limits, Verdict, material_search, solve
 from .variants import Variant, find_variant

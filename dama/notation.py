@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from .errors import InvalidMoveError, InvalidSquareError
 from .geometry import geometry
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .baseboard import BaseBoard, Move
 
 _TOKEN_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
 _SQUARE_TEXT = re.compile(r"^([0-9]{1,2}|[a-jA-J](?:10|[1-9]))$")
@@ -57,18 +57,18 @@ def square_name(sq: int, variant: str | Variant, algebraic: bool = True) -> str:
     return g.name(sq) if algebraic else str(sq)
 
 
-def square_text(board: Board, sq: int, algebraic: bool | None = None) -> str:
+def square_text(board: BaseBoard, sq: int, algebraic: bool | None = None) -> str:
     alg = board.variant.algebraic_default if algebraic is None else algebraic
     return square_name(sq, board.variant, alg)
 
 
-def route_text(board: Board, move: Move, index: int = 0, algebraic: bool | None = None) -> str:
+def route_text(board: BaseBoard, move: Move, index: int = 0, algebraic: bool | None = None) -> str:
     """The full route of ``move`` (route ``index``)."""
     sep = "x" if move.captured else "-"
     return sep.join(square_text(board, s, algebraic) for s in move.routes[index])
 
 
-def move_text(board: Board, move: Move, algebraic: bool | None = None) -> str:
+def move_text(board: BaseBoard, move: Move, algebraic: bool | None = None) -> str:
     """Shortest unambiguous text of ``move``: ``start-end``/``startxend``, or the full route when
     another legal move shares the start and end."""
     sep = "x" if move.captured else "-"
@@ -84,7 +84,7 @@ def move_text(board: Board, move: Move, algebraic: bool | None = None) -> str:
     return short
 
 
-def tokenize_move(board: Board, text: str) -> tuple[list[int], bool]:
+def tokenize_move(board: BaseBoard, text: str) -> tuple[list[int], bool]:
     """Squares of a move text and whether it is written as a capture. Raises InvalidMoveError."""
     if not isinstance(text, str):
         raise InvalidMoveError("a move must be text such as 32-28 or 28x19")
@@ -113,7 +113,7 @@ def _is_subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
     return all(any(x == y for y in it) for x in needle)
 
 
-def matching_moves(board: Board, squares: list[int]) -> list[Move]:
+def matching_moves(board: BaseBoard, squares: list[int]) -> list[Move]:
     """Distinct legal moves whose start and end are the text's and whose route passes, in order,
     through any landing squares written between them."""
     start, end, middle = squares[0], squares[-1], squares[1:-1]
@@ -131,20 +131,3 @@ def matching_moves(board: Board, squares: list[int]) -> list[Move]:
             continue
         out.append(m)
     return out
-
-
-def parse_move(board: Board, text: str) -> Move:
-    squares, _ = tokenize_move(board, text)
-    found = matching_moves(board, squares)
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        from .explain import explain_illegal
-
-        exp = explain_illegal(board, text)
-        msg = exp.message_en if exp is not None else f"{text.strip()} is not a legal move here"
-        raise IllegalMoveError(msg, exp)
-    routes = [route_text(board, m, 0) for m in found]
-    raise AmbiguousMoveError(
-        f"{text.strip()} is ambiguous: write the full route, one of {', '.join(routes)}", routes
-    )

@@ -29,10 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .baseboard import BLACK, WHITE
 from .lang import cite, lang_code
 
 if TYPE_CHECKING:
-    from .board import Board, Color
+    from .baseboard import BaseBoard, Color
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class Outcome:
         return "2-0" if self.winner else "0-2"
 
 
-def _articles(board: Board) -> dict[str, str]:
+def _articles(board: BaseBoard) -> dict[str, str]:
     if board.variant.name == "czech":
         return {
             "no_pieces": "CUD 2006 art. 7.2c",
@@ -86,7 +87,7 @@ def _articles(board: Board) -> dict[str, str]:
     }
 
 
-def endgame_limit(board: Board) -> tuple[int, str] | None:
+def endgame_limit(board: BaseBoard) -> tuple[int, str] | None:
     """(plies, article) of the endgame count that applies to the material now, or None."""
     rule = board.variant.endgame_rule
     if not rule:
@@ -117,9 +118,7 @@ def endgame_limit(board: Board) -> tuple[int, str] | None:
     return None
 
 
-def outcome(board: Board) -> Outcome | None:
-    from .board import BLACK, WHITE
-
+def outcome(board: BaseBoard) -> Outcome | None:
     arts = _articles(board)
     mover = board.turn
     own = board.white if mover else board.black

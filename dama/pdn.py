@@ -37,7 +37,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .board import WHITE, Board, Move
+from .baseboard import WHITE, Move
+from .board import Board
 from .errors import DamaError, InvalidPdnError
 from .variants import GAMETYPES, INTERNATIONAL, Variant, find_variant
 

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING
 from ._core import core
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .baseboard import BaseBoard, Move
 
 
-def perft(board: Board, depth: int) -> int:
+def perft(board: BaseBoard, depth: int) -> int:
     """Leaf nodes ``depth`` plies below ``board``."""
     c = core(board.variant)
     return c.perft(board.white, board.black, board.kings, board.turn, depth)
 
 
-def divide(board: Board, depth: int) -> list[tuple[Move, int]]:
+def divide(board: BaseBoard, depth: int) -> list[tuple[Move, int]]:
     """(move, leaf nodes below it) for every legal move, ``depth`` >= 1."""
     out = []
     for m in board.generate_legal_moves():

@@ -7,7 +7,7 @@ A move with no replies ends the line (the goal is reached), unless it is marked 
 routes such as ``46x37x48x25``), solver and defender alternating, the solver first; a line's move
 matches a proof move written with any of its routes.
 
-A move's identity is its :data:`~dama.board.MoveKey`: ``(start, end, captured set)``, the same
+A move's identity is its :data:`~dama.baseboard.MoveKey`: ``(start, end, captured set)``, the same
 for a :class:`~dama.Move` (:meth:`Move.key <dama.Move.key>`) and a :class:`ProofMove`
 (:meth:`ProofMove.key`), whichever route was entered.
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .board import Move, MoveKey
+    from .baseboard import Move, MoveKey
 
 __all__ = ["ProofMove", "ProofTree"]
 

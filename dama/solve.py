@@ -88,7 +88,8 @@ from .proof import ProofMove, ProofTree
 if TYPE_CHECKING:
     import argparse
 
-    from .board import Board, Move
+    from .baseboard import Move
+    from .board import Board
 
 __all__ = [
     "GOAL_KINDS",

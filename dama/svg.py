@@ -22,7 +22,8 @@ from functools import cache
 from typing import Literal, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
 
-from .board import BLACK, WHITE, Board, Color, Move
+from .baseboard import BLACK, WHITE, Color, Move
+from .board import Board
 from .errors import InvalidSquareError
 from .geometry import Square
 
