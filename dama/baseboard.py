@@ -255,6 +255,16 @@ class BaseBoard:
         b._history = list(self._history) if stack else [self.key()]
         return b
 
+    def __getstate__(self) -> dict[str, object]:
+        # the move generator is shared per variant (and holds functions): pickle without it
+        state = dict(self.__dict__)
+        del state["_core"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._core = core(self.variant)
+
     def key(self) -> tuple[int, int, int, bool]:
         """An exact, hashable key of the position and side to move (repetitions, tables)."""
         return (self.white, self.black, self.kings, self.turn)

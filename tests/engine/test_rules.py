@@ -20,6 +20,7 @@ official numbering: 8x8 1 = b8, 4 = h8, 29 = a1, 32 = g1; 10x10 1-5 Black's back
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 
 import pytest
@@ -940,3 +941,13 @@ def test_sds_9_one_piece_capture_route_is_not_ambiguous() -> None:
     single = next(m for m in b.legal_moves if m.captured == (6,))
     assert b.parse_move("19x1") == single
     assert b.parse_move(b.move_text(single)) == single
+
+
+def test_a_board_survives_pickling_with_its_move_stack() -> None:
+    board = Board("czech", "W:W22,K32:B18,11")
+    move = board.parse_move("32x5")
+    board.push(move)
+    copy = pickle.loads(pickle.dumps(board))
+    assert copy == board and copy.fen() == board.fen()
+    assert copy.legal_moves == board.legal_moves
+    assert copy.pop() == move and copy.fen() == "W:W22,K32:B11,18"
