@@ -125,7 +125,8 @@ class Core:
                 res.extend(cont if cont else term)
             return res
 
-        man_dirs = self.man_dirs
+        all_dirs: tuple[int, ...] = DIRECTIONS
+        white_dirs, black_dirs = self.man_dirs[True], self.man_dirs[False]
         s_ul, s_ur, s_dl, s_dr = -steps[0], -steps[1], steps[2], steps[3]
 
         def captures(white: int, black: int, kings: int, turn: bool) -> list[RawMove]:
@@ -148,6 +149,7 @@ class Core:
                 men = own & ~kings
                 empty = valid & ~occ
                 if backward:
+                    dirs = all_dirs
                     can = (
                         ((((empty << s_ul) & opp) << s_ul) & men)
                         | ((((empty << s_ur) & opp) << s_ur) & men)
@@ -155,14 +157,15 @@ class Core:
                         | ((((empty >> s_dr) & opp) >> s_dr) & men)
                     )
                 elif turn:
+                    dirs = white_dirs
                     can = ((((empty << s_ul) & opp) << s_ul) & men) | (
                         (((empty << s_ur) & opp) << s_ur) & men
                     )
                 else:
+                    dirs = black_dirs
                     can = ((((empty >> s_dl) & opp) >> s_dl) & men) | (
                         (((empty >> s_dr) & opp) >> s_dr) & men
                     )
-                dirs = man_dirs[turn]
                 while can:
                     low = can & -can
                     can ^= low
