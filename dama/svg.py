@@ -63,7 +63,15 @@ HIGHLIGHTS: dict[str, tuple[str, float]] = {
     "bad": ("#e53935", 0.5),
     "hint": ("#42a5f5", 0.5),
     "target": ("#42a5f5", 0.5),
+    # an explanation's marks, each with a colour and a shape of its own (not colour alone)
+    "wrong": ("#d32f2f", 0.55),
+    "required": ("#1e88e5", 0.5),
+    "jumped": ("#f9a825", 0.55),
 }
+
+#: the explanation marks that also get a shape: ``wrong`` a slash, ``required`` a ring, ``jumped``
+#: a cross over the piece (see :func:`_mark_shape`)
+MARK_SHAPES = ("wrong", "required", "jumped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +237,27 @@ def _arrow(layout: _Layout, route: Sequence[Square], captured: Sequence[Square],
     return "".join(out)
 
 
+def _mark_shape(cls: str) -> str:
+    """The shape that tells an explanation's mark apart without its colour: a slash for the wrong
+    square, a ring for the required one, a cross over a jumped piece."""
+    lo, hi, w = SQUARE * 0.18, SQUARE * 0.82, _n(SQUARE * 0.07)
+    if cls == "wrong":
+        return (
+            f'<path class="mark-shape wrong" d="M{_n(lo)},{_n(hi)}L{_n(hi)},{_n(lo)}" '
+            f'stroke="#8e0000" stroke-width="{w}" stroke-linecap="round"/>'
+        )
+    if cls == "required":
+        return (
+            f'<circle class="mark-shape required" cx="{_n(SQUARE / 2)}" cy="{_n(SQUARE / 2)}" '
+            f'r="{_n(SQUARE * 0.44)}" fill="none" stroke="#0d47a1" stroke-width="{w}"/>'
+        )
+    return (
+        f'<path class="mark-shape jumped" d="M{_n(lo)},{_n(lo)}L{_n(hi)},{_n(hi)}'
+        f'M{_n(lo)},{_n(hi)}L{_n(hi)},{_n(lo)}" stroke="#b71c1c" stroke-width="{w}" '
+        'stroke-linecap="round"/>'
+    )
+
+
 def _list_squares(squares: list[Square], name: dict[Square, str]) -> str:
     return ", ".join(name[s] for s in squares)
 
@@ -272,8 +301,9 @@ def board_svg(
     """The position as an SVG document (a string).
 
     ``highlight``: squares to mark (class ``highlight``), or a mapping square -> CSS class
-    (``last-move``, ``good``, ``bad``, ``hint``, ``target`` have colours; any other class gets the
-    highlight colour and can be restyled by CSS). ``arrows``: a :class:`~dama.Move` (its first
+    (``last-move``, ``good``, ``bad``, ``hint``, ``target`` have colours; an explanation's
+    ``wrong`` square, ``required`` square and ``jumped`` pieces have a colour and a shape each; any
+    other class gets the highlight colour and can be restyled by CSS). ``arrows``: a :class:`~dama.Move` (its first
     route, with its captured pieces crossed), a route as a list of squares, or a list of either.
     ``last_move`` marks the start and end of the move played. ``flipped`` puts Black at the
     bottom. ``labels``: ``"numbers"`` in the corner of each dark square, ``"algebraic"``
@@ -355,11 +385,12 @@ def board_svg(
         for i in range(geo.size):
             x, _ = layout.cell(0, i)
             out.append(
-                f'<text x="{_n(x + SQUARE / 2)}" y="{_n(layout.height - 6)}">{chr(97 + i)}</text>'
+                f'<text class="file" x="{_n(x + SQUARE / 2)}" y="{_n(layout.height - 6)}">'
+                f"{chr(97 + i)}</text>"
             )
             _, y = layout.cell(i, 0)
             out.append(
-                f'<text x="{_n(COORD_MARGIN / 2 + 1)}" y="{_n(y + SQUARE / 2 + 5)}">'
+                f'<text class="rank" x="{_n(COORD_MARGIN / 2 + 1)}" y="{_n(y + SQUARE / 2 + 5)}">'
                 f"{geo.size - i}</text>"
             )
         out.append("</g>")
@@ -386,6 +417,7 @@ def board_svg(
         piece = board.piece_at(sq)
         if piece is not None:
             out.append(_piece(piece.color, piece.king))
+        out.extend(_mark_shape(cls) for cls in marks.get(sq, []) if cls in MARK_SHAPES)
         out.append("</g>")
     out.append("</g>")
     if routes:

@@ -171,6 +171,33 @@ def test_highlights_and_last_move() -> None:
         board_svg(board, highlight=[33])
 
 
+def test_flipped_coordinates_read_from_blacks_side() -> None:
+    """Brazilian boards carry a-h and 1-8 along the edges: flipped, h and 8 come first."""
+
+    def coords(svg: str, cls: str) -> list[str]:
+        texts = [t for t in parse(svg).iter(f"{NS}text") if t.get("class") == cls]
+        key = "x" if cls == "file" else "y"
+        return [t.text or "" for t in sorted(texts, key=lambda t: float(t.get(key, "0")))]
+
+    board = Board("brazilian")
+    assert coords(board_svg(board), "file") == list("abcdefgh")
+    assert coords(board_svg(board), "rank") == list("87654321")
+    assert coords(board_svg(board, flipped=True), "file") == list("hgfedcba")
+    assert coords(board_svg(board, flipped=True), "rank") == list("12345678")
+
+
+def test_explanation_marks_have_a_colour_and_a_shape_each() -> None:
+    root = parse(board_svg(Board("czech"), highlight={22: "wrong", 18: "required", 11: "jumped"}))
+    sq = squares(root)
+    fills = set()
+    for n, cls in ((22, "wrong"), (18, "required"), (11, "jumped")):
+        assert cls in sq[n].get("class", "").split()
+        mark = [el for el in sq[n].iter() if el.get("class") == f"mark {cls}"]
+        fills.add(mark[0].get("fill"))
+        assert [el for el in sq[n].iter() if el.get("class") == f"mark-shape {cls}"]
+    assert len(fills) == 3
+
+
 def test_move_svg_shows_the_route_before_the_move() -> None:
     board = Board("czech")
     root = parse(move_svg(board, "22-18"))
