@@ -682,8 +682,10 @@ class Attempt(models.Model):
         :func:`served_puzzle`: no join, and the pool's puzzles are kept by the process)."""
         if not 0 < pk <= MAX_ID or not player.may_own(pk):
             return None
-        rows = cls.objects.filter(pk=pk)
-        rows = rows.filter(user_id=player.user_id) if player.is_account else rows.filter(user=None)
+        if player.is_account:
+            rows = cls.objects.filter(pk=pk, user_id=player.user_id)
+        else:
+            rows = cls.objects.filter(pk=pk, user__isnull=True)
         try:
             attempt = rows.get()
         except cls.DoesNotExist:

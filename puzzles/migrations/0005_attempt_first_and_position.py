@@ -6,7 +6,9 @@ from django.db import migrations, models
 def fill(apps, schema_editor):
     """Mark each player's first attempt at each puzzle (an account's by user, a visitor's by
     session), and store the position of attempts still being played."""
-    from dama import Board  # the engine is a plain library
+    from django.core.exceptions import ValidationError
+
+    from puzzles.engine import fen_after  # the web's one door to the engine
 
     Attempt = apps.get_model("puzzles", "Attempt")
     seen: set[tuple] = set()
@@ -21,13 +23,11 @@ def fill(apps, schema_editor):
     for start in range(0, len(firsts), 500):
         Attempt.objects.filter(pk__in=firsts[start : start + 500]).update(first=True)
     for attempt in Attempt.objects.filter(finished_at__isnull=True).select_related("puzzle"):
+        puzzle = attempt.puzzle
         try:
-            board = Board.from_fen(attempt.puzzle.fen, attempt.puzzle.variant)
-            for text in attempt.line:
-                board.push(board.parse_move(text))
-        except ValueError:
+            attempt.position = fen_after(puzzle.variant, puzzle.fen, attempt.line)
+        except (ValueError, ValidationError):
             continue
-        attempt.position = board.fen()
         attempt.save(update_fields=["position"])
 
 
