@@ -15,12 +15,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-# The site on http://127.0.0.1:8000 with a real Celery worker; Ctrl-C stops both.
-# Defaults: SQLite and a SQLite-file broker; set DATABASE_URL / REDIS_URL to use servers.
+# The site on http://127.0.0.1:$(PORT) (8000 unless `make run PORT=8100`) with a real Celery
+# worker; Ctrl-C stops both. Defaults: SQLite and a SQLite-file broker; set DATABASE_URL /
+# REDIS_URL to use servers.
+PORT ?= 8000
 run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py rundev
+	$(PY) manage.py rundev 127.0.0.1:$(PORT)
 
 test: venv
 	$(PY) -m pytest

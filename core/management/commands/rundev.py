@@ -5,10 +5,19 @@
 The worker consumes every queue (default, deep, verify) with the broker from settings (a SQLite
 file unless REDIS_URL or CELERY_BROKER_URL is set) and runs the periodic jobs (embedded beat).
 When either process exits, the other is stopped too.
+
+Stopping: Ctrl-C, SIGTERM (what ``make`` sends its command when it is killed, as a supervisor
+does) or SIGHUP (the terminal closed) all stop everything within a few seconds. Each child runs in
+a process group of its own, so this command alone decides how it stops: the site and the worker
+are asked to stop (SIGTERM: the worker's warm shutdown, which also ends its embedded beat), and
+whatever is still running after ``STOP_SECONDS`` (a proof the worker is finishing, the beat's
+process, the autoreloader's child) is killed with its whole group. Killing a task is safe: tasks
+are acknowledged late, so the broker delivers it again when a worker starts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -19,6 +28,35 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from core.demo import DEMO_ACCOUNTS
+
+#: seconds the site and the worker have to stop after the request before their groups are killed
+STOP_SECONDS = 5.0
+
+
+class Stop(Exception):
+    """Raised by the SIGTERM and SIGHUP handlers: stop as after a Ctrl-C."""
+
+
+def _raise_stop(signum: int, frame: object) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def stop_children(children: list[subprocess.Popen], seconds: float = STOP_SECONDS) -> None:
+    """Ask each child (the leader of its own process group) to stop, wait up to ``seconds``, then
+    kill every process left in their groups."""
+    for child in children:
+        if child.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + seconds
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+    for child in children:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.pid, signal.SIGKILL)  # stragglers: the beat, pool or reloader child
+        if child.poll() is None:
+            child.wait()
 
 
 class Command(BaseCommand):
@@ -41,33 +79,40 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:<8} / {password:<16} ({role})")
         self.stdout.write("Press Ctrl-C to stop the site and the worker.\n")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        worker = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "dama_learn", "worker",
-                "-Q", "default,deep,verify", "--loglevel", "INFO", "--concurrency", str(concurrency),
-                "-n", "dev@%h", "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
-            ],
-            env=env,
-        )  # fmt: skip
-        server = subprocess.Popen(
-            [sys.executable, str(settings.BASE_DIR / "manage.py"), "runserver", addrport], env=env
-        )
-        children = [server, worker]
+        previous = {
+            signum: signal.signal(signum, _raise_stop) for signum in (signal.SIGTERM, signal.SIGHUP)
+        }
+        children: list[subprocess.Popen] = []
         try:
+            worker = subprocess.Popen(
+                [
+                    sys.executable, "-m", "celery", "-A", "dama_learn", "worker",
+                    "-Q", "default,deep,verify", "--loglevel", "INFO",
+                    "--concurrency", str(concurrency), "-n", "dev@%h",
+                    "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
+                ],
+                env=env,
+                process_group=0,  # its own group: a Ctrl-C reaches this command only
+            )  # fmt: skip
+            children.append(worker)
+            server = subprocess.Popen(
+                [sys.executable, str(settings.BASE_DIR / "manage.py"), "runserver", addrport],
+                env=env,
+                process_group=0,
+            )
+            children.append(server)
             while all(child.poll() is None for child in children):
                 time.sleep(0.5)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Stop):
             self.stdout.write("\nStopping the site and the worker ...")
         finally:
-            for child in children:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGTERM)
-            deadline = time.monotonic() + 15
-            for child in children:
-                try:
-                    child.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    child.kill()
-        for label, child in (("site", server), ("worker", worker)):
-            if child.returncode not in (0, 1, -signal.SIGTERM, -signal.SIGINT):
+            # a second Ctrl-C or SIGTERM must not cut the clean-up short
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_IGN)
+            stop_children(children)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for label, child in zip(("worker", "site"), children, strict=False):
+            if child.returncode not in (0, 1, -signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL):
                 self.stderr.write(f"the {label} exited with code {child.returncode}")
