@@ -823,13 +823,8 @@ class Attempt(models.Model):
                 rating_change=change,
             )
         self.moves = [*self.moves, {"text": entry.notation, "ok": True, "ms": ms}]
-        played = [accepted.move]
-        reply_text = ""
-        if accepted.reply:
-            reply_text = engine.move_notation(puzzle.variant, here, played, accepted.reply)
-            played.append(accepted.reply)
-        self.line = [*line, *played]
-        self.position = engine.fen_after(puzzle.variant, here, played)
+        reply_text, self.position = judge.answer(puzzle.variant, here, accepted)
+        self.line = [*line, accepted.move, *([accepted.reply] if accepted.reply else [])]
         if accepted.done:
             self.solved = True
             self._stamp_finish()

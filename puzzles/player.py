@@ -52,7 +52,8 @@ class Player:
     # -- the visitor's session ---------------------------------------------------------------------
 
     def progress(self) -> dict[str, Any]:
-        """What the session keeps for the trainer (``core.progress``)."""
+        """What the session keeps for the trainer (``core.progress``, which reads the ``session``
+        of what it is given: here the player's)."""
         return progress.session_data(self, PROGRESS_KEY)
 
     def update_progress(self, data: dict[str, Any]) -> None:

@@ -127,6 +127,9 @@ class Judge:
     complete: bool
     #: (line, wrong move's route) -> the refutation the worker stored
     refutations: dict[tuple[str, str], Refutation] = field(default_factory=dict)
+    #: (position, accepted move) -> the reply in notation and the position after it: worked out
+    #: the first time a player reaches it (:meth:`answer`), then the same for everyone
+    answers: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     def at(self, line: list[str]) -> Point | None:
         """The point after ``line`` (None once the line left the proof)."""
@@ -141,6 +144,21 @@ class Judge:
             if move.key == key:
                 return move
         return None
+
+    def answer(self, variant: str, position: str, accepted: Accepted) -> tuple[str, str]:
+        """The defender's reply to ``accepted`` played on ``position`` (FEN), in the variant's
+        notation ("" when the move ends the puzzle), and the position after move and reply."""
+        key = (position, accepted.move)
+        found = self.answers.get(key)
+        if found is None:
+            played = [accepted.move, accepted.reply] if accepted.reply else [accepted.move]
+            text = (
+                engine.move_notation(variant, position, [accepted.move], accepted.reply)
+                if accepted.reply
+                else ""
+            )
+            found = self.answers[key] = (text, engine.fen_after(variant, position, played))
+        return found
 
     def refutation(self, line: list[str], wrong: str) -> dict[str, Any]:
         """The stored refutation of the wrong move ``wrong`` (its route) after ``line``: the
