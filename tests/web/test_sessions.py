@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.web.test_settings import run
@@ -35,22 +35,11 @@ def test_a_logged_in_request_reads_its_session_and_user_with_one_query_each(clie
     assert sum(s.startswith("SELECT") and '"auth_user"' in s for s in sql) == 1
 
 
-@override_settings(
-    SESSION_ENGINE="django.contrib.sessions.backends.cached_db",
-    CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-)
-def test_with_a_cache_a_request_reads_its_session_from_the_cache_not_the_database(client, student):
-    client.force_login(student)
-    queries_of(client, "/puzzles/czech/dashboard/")  # the session is in the cache from now on
-    sql = queries_of(client, "/puzzles/czech/dashboard/")
-    assert not any("django_session" in s for s in sql)
-    assert sum(s.startswith("SELECT") and '"auth_user"' in s for s in sql) == 1
-
-
-def test_sessions_are_cached_in_redis_when_there_is_one_and_in_the_database_otherwise(tmp_path):
+def test_sessions_are_djangos_database_store_with_or_without_redis(tmp_path):
+    # cached_db on Redis would fail every request while Redis is down (tests/faults)
     with_redis = run("print(s.SESSION_ENGINE)", tmp_path, REDIS_URL="redis://r:6379/1")
     without = run("print(s.SESSION_ENGINE)", tmp_path)
-    assert with_redis.stdout.strip() == "django.contrib.sessions.backends.cached_db"
+    assert with_redis.stdout.strip() == without.stdout.strip()
     assert without.stdout.strip() == "django.contrib.sessions.backends.db"
 
 
