@@ -5,6 +5,7 @@ form too); sign-up and the profile take an e-mail address without saying whether
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
@@ -111,6 +112,13 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ("preferred_variant", "language")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # the empty choice means something: say it instead of Django's "---------"
+        language = self.fields["language"]
+        language.choices = [("", _("As the browser asks")), *settings.LANGUAGES]
+        language.help_text = ""
 
 
 class EmailForm(forms.Form):

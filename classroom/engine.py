@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 import dama
@@ -194,6 +195,64 @@ class ImportedEntry:
     error: str = ""
 
 
+#: the PDN reader's kinds of error (``dama.pdn.PdnLineError.code``) in the page's language, with
+#: the reader's ``params``; an unknown kind falls back to the reader's English message
+PDN_ERRORS = {
+    "unclosed_comment": gettext_lazy("a comment opened here with { is never closed by }"),
+    "malformed_tag": gettext_lazy(
+        'the tag %(text)s is malformed: write tags like [Event "Club game"]'
+    ),
+    "not_a_move": gettext_lazy("“%(text)s” is not a move, a move number, a comment or a result"),
+    "gametype_not_number": gettext_lazy(
+        "GameType “%(value)s” must start with a number: 20 (international), 26 (Brazilian) or "
+        "29 (Czech)"
+    ),
+    "gametype_unsupported": gettext_lazy(
+        "GameType %(gametype)s is not played here: only 20 (international), 26 (Brazilian) and "
+        "29 (Czech)"
+    ),
+    "gametype_board": gettext_lazy(
+        "the GameType gives a %(width)sx%(height)s board, but GameType %(gametype)s is played on "
+        "%(size)sx%(size)s"
+    ),
+    "unopened_variation": gettext_lazy("“)” closes a variation that was never opened"),
+    "nag_before_move": gettext_lazy("the annotation %(nag)s comes before any move"),
+    "variation_first": gettext_lazy("a variation “(” must follow the move it is an alternative to"),
+    "variations_too_deep": gettext_lazy("variations are nested more than %(max)s deep"),
+    "unclosed_variation": gettext_lazy("the variation opened here is never closed by “)”"),
+    "empty_variation": gettext_lazy("an empty variation: “(” must be followed by moves"),
+    "tag_in_moves": gettext_lazy("the tag [%(tag)s] is inside the moves"),
+    "unplayable_move": gettext_lazy("%(number)s %(move)s is not playable: %(reason)s"),
+    "bad_fen": gettext_lazy("the FEN tag is not a valid position: %(reason)s"),
+    "text_after_result": gettext_lazy("there is text after the result"),
+}
+
+
+def pdn_error_text(error: Any) -> str:
+    """What is wrong with a PDN entry (a ``dama.pdn.GameError`` or ``PdnLineError``), in the
+    page's language; an unplayable move is explained by the engine in that language too."""
+    code = getattr(error, "code", "")
+    params = dict(getattr(error, "params", {}) or {})
+    english = getattr(error, "reason", None) or getattr(error, "message", "") or str(error)
+    if code not in PDN_ERRORS:
+        return english
+    explanation = getattr(error, "explanation", None)
+    language = get_language() or "en"
+    if code == "unplayable_move" and explanation is not None:
+        params["reason"] = explanation.message(language)
+    elif code in ("unplayable_move", "bad_fen") and not language.startswith("en"):
+        # the engine's detail is English: say what to check instead
+        params["reason"] = (
+            _("the rules do not allow it")
+            if code == "unplayable_move"
+            else _("check the squares, the pieces and the side to move")
+        )
+    try:
+        return str(PDN_ERRORS[code]) % params
+    except (KeyError, TypeError, ValueError):
+        return english
+
+
 def read_pdn(
     data: bytes | str, variant: str, goal: str, horizon: int | None
 ) -> list[ImportedEntry]:
@@ -220,13 +279,17 @@ def read_pdn(
                 )
             entries.append(_entry(item, goal, horizon))
     except dama.InvalidPdnError as exc:
-        raise ValidationError(str(exc), code="pdn") from None
+        message = pdn_error_text(exc)
+        line = getattr(exc, "line", None)
+        if line is not None:
+            message = _("line %(line)s: %(message)s") % {"line": line, "message": message}
+        raise ValidationError(message, code="pdn") from None
     return entries
 
 
 def _entry(item: Any, goal: str, horizon: int | None) -> ImportedEntry:
     if isinstance(item, dama.pdn.GameError):
-        return ImportedEntry(index=item.index, line=item.line, error=item.message)
+        return ImportedEntry(index=item.index, line=item.line, error=pdn_error_text(item))
     game = item
     entry = ImportedEntry(index=game.index, line=game.line, variant=game.variant.name)
     try:

@@ -471,7 +471,7 @@ class _Explainer:
             "syntax",
             f"'{self.text}' is not a move: write the start and end squares joined by - for a move "
             f"or x for a capture, for example {example}.",
-            f"„{self.text}“ není zápis tahu: napište výchozí a cílové pole spojená pomlčkou (tah) "
+            f"„{self.text}“ není zápis tahu: napiš výchozí a cílové pole spojená pomlčkou (tah) "
             f"nebo křížkem (braní), například {example}.",
             text=self.text,
             squares_on_board=n,
@@ -506,7 +506,7 @@ class _Explainer:
             f"The {en_p} on {self.sq(start)} is {owner_en}'s, and it is {side_en}'s turn: "
             f"move one of your own pieces.",
             f"{cs_p.capitalize()} na poli {self.sq(start)} patří {owner_cs}, ale na tahu je "
-            f"{side_cs}: táhněte vlastní figurou.",
+            f"{side_cs}: táhni vlastní figurou.",
             [start],
         )
 
@@ -589,7 +589,7 @@ class _Explainer:
             "capture_compulsory",
             f"Capturing is compulsory, so {self.text} is not allowed: you must capture with "
             f"{_join(en_l, 'or')} (for example {example}).",
-            f"Braní je povinné, a proto tah {self.text} není dovolen: musíte brát "
+            f"Braní je povinné, a proto tah {self.text} není dovolen: musíš brát "
             f"{_join(cs_l, 'nebo')} (například {example}).",
             [self.squares[0], *starts],
             capturers=starts,
@@ -616,7 +616,7 @@ class _Explainer:
                     f"king has priority, so capture with the king on {_join(names, 'or')}, not "
                     f"with the man on {self.sq(start)}.",
                     f"Dáma má při braní přednost: mohou-li brát dáma i kámen, musí brát dáma. "
-                    f"Berte tedy dámou na poli {_join(names, 'nebo')}, ne kamenem na poli "
+                    f"Ber tedy dámou na poli {_join(names, 'nebo')}, ne kamenem na poli "
                     f"{self.sq(start)}.",
                     [start, *king_starts],
                     kings=king_starts,
@@ -644,8 +644,8 @@ class _Explainer:
             "majority",
             f"You must take the most pieces: {top} are possible (for example {example}), this "
             f"capture takes {taken}.",
-            f"Platí pravidlo většiny: musíte sebrat co nejvíc figur. Lze sebrat až "
-            f"{_pieces_cs(top)} (například {example}), tímto braním berete jen {taken}.",
+            f"Platí pravidlo většiny: musíš sebrat co nejvíc figur. Lze sebrat až "
+            f"{_pieces_cs(top)} (například {example}), tímto braním bereš jen {taken}.",
             [self.squares[0], *starts],
             possible=top,
             taken=taken,
@@ -762,7 +762,7 @@ class _Explainer:
                 code,
                 f"You cannot jump your own piece: the piece on {o} is yours, so there is no "
                 f"capture from {a} to {b}.",
-                f"Vlastní figury přeskakovat nelze: na poli {o} stojí vaše figura, takže skok z "
+                f"Vlastní figury přeskakovat nelze: na poli {o} stojí tvoje figura, takže skok z "
                 f"pole {a} na pole {b} není možný.",
                 [over, frm, land],
                 king=king,

@@ -70,12 +70,31 @@ _DERIVED_TAGS = ("GameType", "FEN", "SetUp", "Result")
 
 
 class PdnLineError(InvalidPdnError):
-    """An :class:`~dama.InvalidPdnError` that knows the (1-based) line it is about."""
+    """An :class:`~dama.InvalidPdnError` that knows the (1-based) line it is about.
 
-    def __init__(self, message: str, line: int) -> None:
+    ``code`` names the kind of error and ``params`` its values, so that an application can say it
+    in its own language (the message is English); ``explanation`` is the engine's explanation of
+    an unplayable move (an :class:`~dama.explain.Explanation`, with ``message(lang)``), if any.
+
+    >>> error = PdnLineError("NAG $1 comes before any move", 3, "nag_before_move", nag="$1")
+    >>> (str(error), error.code, error.params)
+    ('line 3: NAG $1 comes before any move', 'nag_before_move', {'nag': '$1'})
+    """
+
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        code: str = "syntax",
+        explanation: object | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.reason = message
+        self.code = code
+        self.params = params
+        self.explanation = explanation
 
 
 @dataclass(eq=True)
@@ -203,12 +222,17 @@ class GameError:
     message: str
     #: the entry's text, so that it can be shown or corrected
     source: str = field(default="", repr=False)
+    #: the kind of error and its values (:class:`PdnLineError`'s ``code`` and ``params``)
+    code: str = "syntax"
+    params: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    #: the engine's explanation of an unplayable move, if any
+    explanation: object | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
 
     def exception(self) -> PdnLineError:
-        return PdnLineError(self.message, self.line)
+        return PdnLineError(self.message, self.line, self.code, self.explanation, **self.params)
 
 
 GameOrError: TypeAlias = Game | GameError
@@ -268,7 +292,13 @@ def _tokenize(text: str) -> Iterator[_Tok]:
             cut = _TAG_LINE_IN_COMMENT.search(text, pos, stop)
             if end < 0 or cut is not None:
                 resume = cut.start() if cut is not None else n
-                yield _Tok("error", "{", line, "a comment opened here with { is never closed by }")
+                yield _Tok(
+                    "error",
+                    "{",
+                    line,
+                    "a comment opened here with { is never closed by }",
+                    "unclosed_comment",
+                )
                 line += text.count("\n", pos, resume)
                 pos = resume
                 continue
@@ -287,13 +317,18 @@ def _tokenize(text: str) -> Iterator[_Tok]:
                     bad.group(),
                     line,
                     f'malformed tag {bad.group().strip()!r}: write tags like [Event "Club game"]',
+                    "malformed_tag",
                 )
                 pos = bad.end()
                 continue
             w = _WORD.match(text, pos)
             word = w.group() if w is not None else ch
             yield _Tok(
-                "error", word, line, f"{word!r} is not a move, move number, comment or result"
+                "error",
+                word,
+                line,
+                f"{word!r} is not a move, move number, comment or result",
+                "not_a_move",
             )
             pos += len(word)
             continue
@@ -377,6 +412,8 @@ def _variant_of(value: str, line: int) -> Variant:
             f"GameType {value!r} must start with a number: 20 (international), "
             "26 (Brazilian) or 29 (Czech)",
             line,
+            "gametype_not_number",
+            value=value,
         )
     gt = int(fields[0])
     variant = GAMETYPES.get(gt)
@@ -385,6 +422,8 @@ def _variant_of(value: str, line: int) -> Variant:
             f"GameType {gt} is not supported: this site plays 20 (international), "
             "26 (Brazilian) and 29 (Czech)",
             line,
+            "gametype_unsupported",
+            gametype=gt,
         )
     if len(fields) >= 4 and fields[2].isdigit() and fields[3].isdigit():
         w, h = int(fields[2]), int(fields[3])
@@ -393,6 +432,11 @@ def _variant_of(value: str, line: int) -> Variant:
                 f"GameType {value!r} gives a {w}x{h} board, but GameType {gt} is played on "
                 f"{variant.size}x{variant.size}",
                 line,
+                "gametype_board",
+                gametype=gt,
+                width=w,
+                height=h,
+                size=variant.size,
             )
     return variant
 
@@ -412,7 +456,9 @@ class _MoveTextParser:
             k = t.kind
             if k == "close":
                 if depth == 0:
-                    raise PdnLineError("')' closes a variation that was never opened", t.line)
+                    raise PdnLineError(
+                        "')' closes a variation that was never opened", t.line, "unopened_variation"
+                    )
                 break
             if k == "result":  # inside a variation: the caller reports the missing ')'
                 break
@@ -432,29 +478,44 @@ class _MoveTextParser:
                 nodes.append(Node(move_text=t.text, nags=nags, line=t.line))
             elif k == "nag":
                 if not nodes:
-                    raise PdnLineError(f"NAG {t.text} comes before any move", t.line)
+                    raise PdnLineError(
+                        f"NAG {t.text} comes before any move", t.line, "nag_before_move", nag=t.text
+                    )
                 nodes[-1].nags.append(int(t.text[1:]))
             elif k == "open":
                 if not nodes:
                     raise PdnLineError(
-                        "a variation '(' must follow the move it is an alternative to", t.line
+                        "a variation '(' must follow the move it is an alternative to",
+                        t.line,
+                        "variation_first",
                     )
                 if depth + 1 > MAX_VARIATION_DEPTH:
                     raise PdnLineError(
-                        f"variations are nested more than {MAX_VARIATION_DEPTH} deep", t.line
+                        f"variations are nested more than {MAX_VARIATION_DEPTH} deep",
+                        t.line,
+                        "variations_too_deep",
+                        max=MAX_VARIATION_DEPTH,
                     )
                 var, var_lead = self.parse_line(depth + 1)
                 if self.pos >= len(toks) or toks[self.pos].kind != "close":
-                    raise PdnLineError("the variation opened here is never closed by ')'", t.line)
+                    raise PdnLineError(
+                        "the variation opened here is never closed by ')'",
+                        t.line,
+                        "unclosed_variation",
+                    )
                 self.pos += 1
                 if not var:
-                    raise PdnLineError("empty variation: '(' must be followed by moves", t.line)
+                    raise PdnLineError(
+                        "empty variation: '(' must be followed by moves", t.line, "empty_variation"
+                    )
                 var[0].starting_comment = var_lead
                 nodes[-1].variations.append(var)
             elif k in ("error", "tagerror"):
-                raise PdnLineError(t.value, t.line)
+                raise PdnLineError(t.value, t.line, t.name or "syntax", text=t.text.strip())
             elif k == "tag":
-                raise PdnLineError(f"tag [{t.name}] inside the move text", t.line)
+                raise PdnLineError(
+                    f"tag [{t.name}] inside the move text", t.line, "tag_in_moves", tag=t.name
+                )
         return nodes, " ".join(lead)
 
 
@@ -474,7 +535,15 @@ def _replay(board: Board, nodes: list[Node], ply: int, black_first: bool) -> Non
             m = board.parse_move(node.move_text)
         except DamaError as e:
             num = _number(ply, black_first)
-            raise PdnLineError(f"{num} {node.move_text} is not playable: {e}", node.line) from None
+            raise PdnLineError(
+                f"{num} {node.move_text} is not playable: {e}",
+                node.line,
+                "unplayable_move",
+                getattr(e, "explanation", None),
+                number=num,
+                move=node.move_text,
+                reason=str(e),
+            ) from None
         node.move = m
         board.push(m)
         ply += 1
@@ -488,7 +557,7 @@ def _parse_entry(toks: list[_Tok], index: int, default_variant: Variant | None) 
     while pos < len(toks) and toks[pos].kind in ("tag", "tagerror"):
         t = toks[pos]
         if t.kind == "tagerror":
-            raise PdnLineError(t.value, t.line)
+            raise PdnLineError(t.value, t.line, t.name or "syntax", text=t.text.strip())
         tags[t.name] = t.value
         tag_lines[t.name] = t.line
         pos += 1
@@ -500,7 +569,9 @@ def _parse_entry(toks: list[_Tok], index: int, default_variant: Variant | None) 
         try:
             fen = Board(variant, tags["FEN"]).fen()
         except DamaError as e:
-            raise PdnLineError(f"bad FEN: {e}", tag_lines["FEN"]) from None
+            raise PdnLineError(
+                f"bad FEN: {e}", tag_lines["FEN"], "bad_fen", fen=tags["FEN"], reason=str(e)
+            ) from None
     parser = _MoveTextParser(toks, pos)
     nodes, lead = parser.parse_line(0)
     result = RESULTS.get(tags.get("Result", "*").strip(), "*")
@@ -509,7 +580,9 @@ def _parse_entry(toks: list[_Tok], index: int, default_variant: Variant | None) 
         assert t.kind == "result"
         result = RESULTS[t.text]
         if parser.pos + 1 < len(toks):  # pragma: no cover - entries end at their result
-            raise PdnLineError("text after the result", toks[parser.pos + 1].line)
+            raise PdnLineError(
+                "text after the result", toks[parser.pos + 1].line, "text_after_result"
+            )
     game = Game(
         variant=variant,
         tags=tags,
@@ -570,6 +643,9 @@ def _iter_games(source: str, dv: Variant | None) -> Iterator[GameOrError]:
                 line=e.line,
                 message=e.reason,
                 source="\n".join(lines[first - 1 : last]),
+                code=e.code,
+                params=dict(e.params),
+                explanation=e.explanation,
             )
 
 

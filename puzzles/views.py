@@ -77,5 +77,8 @@ def proof(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     context = {**proof_context(puzzle), "refused": refused}
     if request.htmx:
         context["oob"] = True
-        return render(request, "puzzles/proof.html#status", context, status=status)
+        response = render(request, "puzzles/proof.html#status", context, status=status)
+        if puzzle.is_finished:  # the editor fetches what the verdict allows (issue 15)
+            response["HX-Trigger"] = "proof-finished"
+        return response
     return render(request, "puzzles/proof.html", context, status=status)

@@ -28,6 +28,9 @@ def class_progress(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def class_progress_csv(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = class_for(request, pk)
-    response = HttpResponse(progress.table_csv(classroom), content_type="text/csv; charset=utf-8")
+    # the byte order mark tells Excel the file is UTF-8 (without it, names with accents are garbled)
+    response = HttpResponse(
+        "\ufeff" + progress.table_csv(classroom), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="class-{classroom.pk}-progress.csv"'
     return response

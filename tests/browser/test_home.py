@@ -20,7 +20,7 @@ def test_home_page_switch_language_and_variant_then_move_by_clicking(page):
 
     page.locator('.language-switcher button[data-language="cs"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "cs")
-    expect(page.locator("h1")).to_have_text("Naučte se hrát dámu")
+    expect(page.locator("h1")).to_have_text("Nauč se hrát dámu")
 
     page.locator('.variant-switcher a[data-variant="international"]').click()
     board = page.locator(".board-widget")

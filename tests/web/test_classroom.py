@@ -828,7 +828,7 @@ def test_the_classroom_catalogue_translates_every_string_into_czech_and_is_compi
 def test_teachers_pages_speak_czech(client, teacher, classroom):
     client.force_login(teacher)
     page = client.get("/teach/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert "Vaše třídy" in page and "Nová sbírka" in page
+    assert "Tvoje třídy" in page and "Nová sbírka" in page
     page = client.get(classroom.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert "Pozvat žáky" in page and "Založit účty dětem" in page
 
