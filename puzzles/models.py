@@ -742,6 +742,22 @@ class Attempt(models.Model):
         player.remember(attempt)
         return attempt
 
+    @classmethod
+    def open(
+        cls, player: Player, puzzle: Puzzle, *, set_id: int | None = None, replay: bool = False
+    ) -> Attempt:
+        """The attempt a puzzle page shows: the player's in the set ``set_id`` (one that holds
+        the puzzle and is assigned to their class: the caller checks), a replay (a new one once
+        the last replay is finished), or the stream's."""
+        if set_id:
+            return cls.start(player, puzzle, source=cls.Source.SET, set_id=set_id)
+        if not replay:
+            return cls.start(player, puzzle)
+        attempt = cls.start(player, puzzle, source=cls.Source.REPLAY)
+        if attempt.is_finished:
+            attempt = cls.start(player, puzzle, source=cls.Source.REPLAY, fresh=True)
+        return attempt
+
     def inherit(self, earlier: list[tuple[int | None, int, bool, bool]]) -> None:
         """A set's attempt starts with what the player already saw of the puzzle: a failure or
         a solution shown in any earlier attempt, and the hints taken outside the set (a teacher's

@@ -173,7 +173,10 @@ def _context(
         if result.kind == Outcome.CONTINUE:
             path = result.path
         if result.kind == Outcome.ILLEGAL:
-            marks = {sq: "bad" for sq in result.squares}
+            # the squares by what they are: the wrong landing, the required one, the jumped pieces
+            marks = engine.illegal_marks(variant, puzzle.fen, line, result.played) or {
+                sq: "wrong" for sq in result.squares
+            }
         if result.kind in (Outcome.RIGHT, Outcome.SOLVED) and result.reply:
             animate = True
         if result.hint_square:
@@ -186,7 +189,7 @@ def _context(
                 arrows=[result.refutation["reply"]] if result.refutation.get("reply") else [],
             )
     board = engine.trainer_board(
-        variant, puzzle.fen, line, path=path, marks=marks, flipped=False, animate=animate
+        variant, puzzle.fen, line, path=path, marks=marks, animate=animate, goal=puzzle.goal
     )
     finished = attempt.is_finished
     frames, texts = (
@@ -281,17 +284,10 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     if daily_mod.is_todays(puzzle):
         return redirect("puzzles:daily", variant=variant)
     _remember(request, variant)
-    player = Player.of(request)
     set_id = set_for_attempt(request.user, puzzle, _int(request.GET.get("set")))
-    if set_id:
-        source = Attempt.Source.SET
-    elif request.GET.get("replay"):
-        source = Attempt.Source.REPLAY
-    else:
-        source = Attempt.Source.STREAM
-    attempt = Attempt.start(player, puzzle, source=source, set_id=set_id)
-    if source == Attempt.Source.REPLAY and attempt.is_finished:
-        attempt = Attempt.start(player, puzzle, source=source, fresh=True)
+    attempt = Attempt.open(
+        Player.of(request), puzzle, set_id=set_id, replay=bool(request.GET.get("replay"))
+    )
     return _render(request, _context(request, attempt))
 
 

@@ -504,7 +504,7 @@ def test_goal_and_feedback_in_czech(client, gain):
     attempt, html = open_puzzle(client, gain)
     assert "Bílý na tahu získá jeden kámen nejvýše za 2 tahy." in html
     html = move(client, attempt, text="22-17").content.decode()
-    assert "Správně! Černý odpovídá 13x22. Jste na tahu." in html
+    assert "Správně! Černý odpovídá 13x22. Jsi na tahu." in html
 
 
 # -- the rating line --------------------------------------------------------------------------------
