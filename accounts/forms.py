@@ -7,7 +7,12 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
@@ -17,6 +22,22 @@ from core.ratelimit import client_address, username_key
 
 from . import limits
 from .models import Profile
+
+#: the password rules and messages in the site's own words: Django's Czech catalogue says them with
+#: "vy", the site with "ty" (docs/glossary.md)
+PASSWORD_HELP = _(
+    "At least 8 characters; not only digits, not a password many people use and not like your "
+    "user name or e-mail."
+)
+PASSWORD_AGAIN = _("Type the same password again, to check it.")
+PASSWORD_MISMATCH = _("The two password fields didn’t match.")
+
+
+def use_own_password_texts(form: forms.Form, first: str, second: str) -> None:
+    """The help texts and the mismatch message of a form's two new-password fields."""
+    form.fields[first].help_text = PASSWORD_HELP
+    form.fields[second].help_text = PASSWORD_AGAIN
+    form.error_messages = {**form.error_messages, "password_mismatch": PASSWORD_MISMATCH}
 
 
 class ThrottledLogin:
@@ -75,7 +96,33 @@ class ThrottledLogin:
 
 
 class LoginForm(ThrottledLogin, AuthenticationForm):
-    pass
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "The user name or the password is not right. Both tell small and capital letters apart."
+        ),
+    }
+
+
+class OwnSetPasswordForm(SetPasswordForm):
+    """Choosing a new password after a reset link, in the site's words."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        use_own_password_texts(self, "new_password1", "new_password2")
+
+
+class OwnPasswordChangeForm(PasswordChangeForm):
+    """Changing the password on the profile, in the site's words."""
+
+    error_messages = {
+        **PasswordChangeForm.error_messages,
+        "password_incorrect": _("Your old password is not right. Type it again."),
+    }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        use_own_password_texts(self, "new_password1", "new_password2")
 
 
 class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
@@ -98,6 +145,10 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        use_own_password_texts(self, "password1", "password2")
 
     def clean_email(self) -> str:
         return User.objects.normalize_email(self.cleaned_data.get("email", "").strip())

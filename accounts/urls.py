@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from . import views
+from .forms import OwnPasswordChangeForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -13,6 +14,7 @@ urlpatterns = [
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(
+            form_class=OwnPasswordChangeForm,
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("password_change_done"),
         ),

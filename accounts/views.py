@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from core.ratelimit import client_address, username_key
 
 from . import limits, mail, tasks
-from .forms import EmailForm, LoginForm, ProfileForm, SignupForm
+from .forms import EmailForm, LoginForm, OwnSetPasswordForm, ProfileForm, SignupForm
 from .models import profile_of
 
 
@@ -228,6 +228,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
+    form_class = OwnSetPasswordForm
 
     def form_valid(self, form):
         # the owner showed they read the account's mail: its log-in delays end

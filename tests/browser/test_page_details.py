@@ -298,3 +298,42 @@ def test_pdn_import_errors_are_in_czech_on_the_czech_site(open_tab, live_server,
     english = ("is not", "not playable", "empty variation", "must", "line ")
     for text in texts:
         assert not any(word in text for word in english), text
+
+
+# -- one form of address in Czech ------------------------------------------------------------------
+
+CZECH_PAGES = [
+    "/",
+    "/learn/czech/",
+    "/learn/czech/czech-board/cz-board-main-diagonal/",
+    "/learn/comparison/",
+    "/puzzles/czech/",
+    "/daily/czech/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+]
+#: and as a teacher who has a class
+TEACHER_PAGES = ["/teach/", "/teach/my/", "/accounts/profile/", "/accounts/password/change/"]
+
+
+@SIZES
+def test_czech_pages_speak_to_the_reader_with_ty_only(open_tab, live_server, teacher, viewport):
+    from classroom.models import Classroom
+    from tests.web.test_czech_text import NOT_VY, PLACEHOLDER, VY_PRONOUNS, WORD
+
+    classroom = Classroom.objects.create(name="Kroužek", variant="czech", created_by=teacher)
+    classroom.teachers.add(teacher)
+    tab = open_tab(viewport, "cs-CZ")
+    seen = ""
+    for n, path in enumerate(CZECH_PAGES + TEACHER_PAGES + [f"/teach/classes/{classroom.pk}/"]):
+        if n == len(CZECH_PAGES):
+            log_in(tab, live_server, teacher)
+        tab.goto(f"{live_server.url}{path}")
+        expect()(tab.locator("html")).to_have_attribute("lang", "cs")
+        text = tab.locator("body").inner_text()
+        words = {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
+        vy = {w for w in words if w in VY_PRONOUNS or (w.endswith("te") and len(w) > 3)}
+        assert vy - NOT_VY == set(), (path, vy)
+        seen += text
+    assert "Nauč se" in seen  # the pages do address the reader: as "ty"
