@@ -1,3 +1,5 @@
+from functools import partial
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -9,19 +11,15 @@ class PuzzlesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
+        # the values each process keeps (core.kept: the pool's rows, the puzzles served, today's
+        # daily puzzles) are dropped in every process when a puzzle or a daily puzzle changes
+        from core.kept import bump
+
         # the ratings register the session -> account hand-over of a visitor's attempts
-        from . import (
-            daily,
-            rating,  # noqa: F401
-            stream,
-        )
+        from . import rating  # noqa: F401
         from .models import DailyPuzzle, Puzzle
 
-        # the stream's rows of the pool and the puzzles served, kept a few seconds per process
-        # (stream.pool_rows, models.served_puzzle)
-        post_save.connect(stream.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.save")
-        post_delete.connect(stream.forget_pool, sender=Puzzle, dispatch_uid="puzzles.pool.del")
-        # today's daily puzzles, kept a few seconds per process (daily.todays_ids)
+        changed = partial(bump, "puzzles")
         for sender in (Puzzle, DailyPuzzle):
             for signal in (post_save, post_delete):
-                signal.connect(daily.forget_today, sender=sender, dispatch_uid="puzzles.today")
+                signal.connect(changed, sender=sender, weak=False, dispatch_uid="puzzles.kept")

@@ -11,7 +11,6 @@ agree.
 from __future__ import annotations
 
 import hashlib
-import time
 from datetime import date, timedelta
 
 from celery import shared_task
@@ -19,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.kept import Kept
 from core.variants import VARIANT_NAMES
 
 from .models import Attempt, DailyPuzzle, Puzzle
@@ -110,26 +110,23 @@ def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
 
 #: how long a process keeps the ids of today's daily puzzles (:func:`todays_ids`), in seconds
 TODAY_SECONDS = 30.0
-_today: dict[date, tuple[float, frozenset[int]]] = {}
+_today = Kept("puzzles", seconds=TODAY_SECONDS, size=4)
 
 
 def todays_ids() -> frozenset[int]:
     """The puzzles that are today's daily puzzles (of any variant): the stream leaves them out
     and their plain address leads to the daily puzzle. Every stream request and puzzle page asks,
-    so each process keeps the answer for :data:`TODAY_SECONDS` (forgotten at once when a daily
-    puzzle or a puzzle is saved here: ``apps.py``)."""
-    day, now = today(), time.monotonic()
-    kept = _today.get(day)
-    if kept is not None and now - kept[0] < TODAY_SECONDS:
-        return kept[1]
-    ids = frozenset(DailyPuzzle.objects.filter(date=day).values_list("puzzle_id", flat=True))
-    _today.clear()
-    _today[day] = (now, ids)
-    return ids
+    so each process keeps the answer for :data:`TODAY_SECONDS` (``core.kept``: a daily puzzle or
+    a puzzle saved anywhere drops it in every process at once)."""
+    day = today()
+    return _today.get(
+        day,
+        lambda: frozenset(DailyPuzzle.objects.filter(date=day).values_list("puzzle_id", flat=True)),
+    )
 
 
 def forget_today(**_signal: object) -> None:
-    _today.clear()
+    _today.forget()
 
 
 def is_todays(puzzle: Puzzle) -> bool:

@@ -10,7 +10,6 @@ update, so a verdict can never land on a puzzle that changed in the meantime.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.kept import Kept
 from core.variants import VARIANT_CHOICES
 
 from . import engine, glicko2
@@ -573,7 +573,7 @@ HEAVY_FIELDS = ("proof", "description", "limits", "solution", "error", "worker",
 KEEP_SECONDS = 30.0
 #: at most this many kept puzzles (the corpus has about a thousand)
 KEEP_MAX = 4096
-_kept: dict[int, tuple[float, Puzzle]] = {}
+_served = Kept("puzzles", seconds=KEEP_SECONDS, size=KEEP_MAX)
 
 
 def served_puzzle(pk: int) -> Puzzle | None:
@@ -581,25 +581,20 @@ def served_puzzle(pk: int) -> Puzzle | None:
     apart, into :meth:`Puzzle.judge`).
 
     Every move and puzzle page needs its puzzle, the same row for every player: a puzzle of the
-    site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`, and
-    forgotten at once when a puzzle is saved or deleted in this process (``apps.py``), as the
-    stream's rows of the pool are (``stream.pool_rows``). A teacher's puzzle, which its author
-    may be editing, is read every time."""
-    now = time.monotonic()
-    kept = _kept.get(pk)
-    if kept is not None and now - kept[0] < KEEP_SECONDS:
-        return kept[1]
-    puzzle = Puzzle.objects.filter(pk=pk).defer(*HEAVY_FIELDS).first()
-    if puzzle is not None and puzzle.is_public:
-        if len(_kept) >= KEEP_MAX:
-            _kept.clear()
-        _kept[pk] = (now, puzzle)
-    return puzzle
+    site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`
+    (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle,
+    or a worker writes a verdict). A teacher's puzzle, which its author may be editing, is read
+    every time."""
+    return _served.get(
+        pk,
+        lambda: Puzzle.objects.filter(pk=pk).defer(*HEAVY_FIELDS).first(),
+        keep=lambda puzzle: puzzle is not None and puzzle.is_public,
+    )
 
 
 def forget_served(**_signal: Any) -> None:
-    """Read puzzles again at the next request (a puzzle was saved or deleted)."""
-    _kept.clear()
+    """Read puzzles again at the next request in this process."""
+    _served.forget()
 
 
 class Attempt(models.Model):

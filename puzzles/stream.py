@@ -4,12 +4,13 @@ near the player's rating, and who may solve a teacher's puzzle."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
+
+from core.kept import Kept
 
 from .models import Puzzle, Verdict, forget_served, served_puzzle
 from .player import Player
@@ -129,48 +130,38 @@ def next_puzzle(
     return puzzle
 
 
-_pool: dict[str, tuple[float, list[tuple[Any, ...]]]] = {}
+_pool = Kept("puzzles", seconds=POOL_SECONDS, size=16)
 #: the stream's filter control by (variant, goal, motif, language): made from the pool's rows,
-#: the same for every player, and kept as long as the rows (:func:`kept_filters`)
-_filters: dict[tuple[str, ...], Any] = {}
+#: the same for every player, and kept as the rows are (:func:`kept_filters`)
+_filters = Kept("puzzles", seconds=POOL_SECONDS, size=256)
 
 
 def pool_rows(variant: str) -> list[tuple[Any, ...]]:
     """``(pk, goal, motifs, difficulty, rating)`` of each puzzle of the public pool.
 
     Every stream request and puzzle page reads these (about 3 ms of CPU for the 344 puzzles of a
-    variant), so each process keeps them for :data:`POOL_SECONDS`; saving or deleting a puzzle
-    in this process forgets them at once (``apps.py``). Elsewhere a change is seen within that
-    time, and :func:`next_puzzle` checks that the puzzle it chose is still in the pool. The
-    ratings may be as old: they only rank the puzzles near the player's rating."""
-    now = time.monotonic()
-    kept = _pool.get(variant)
-    if kept is not None and now - kept[0] < POOL_SECONDS:
-        return kept[1]
-    rows = list(
-        public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+    variant), so each process keeps them for :data:`POOL_SECONDS` (``core.kept``: saving or
+    deleting a puzzle, or a verdict written by a worker, drops them in every process at once).
+    :func:`next_puzzle` still checks that the puzzle it chose is in the pool. The ratings may be
+    :data:`POOL_SECONDS` old: they only rank the puzzles near the player's rating."""
+    return _pool.get(
+        variant,
+        lambda: list(
+            public_pool(variant).values_list("pk", "goal", "motifs", "difficulty", "rating__rating")
+        ),
     )
-    _pool[variant] = (now, rows)
-    for key in [k for k in _filters if k[0] == variant]:
-        del _filters[key]
-    return rows
 
 
 def kept_filters(key: tuple[str, ...], make: Callable[[], Any]) -> Any:
     """The stream's filter control for ``key`` (variant first), made by ``make`` the first time
-    and kept until the pool's rows of the variant are read again."""
-    pool_rows(key[0])  # read again when old: that forgets the variant's filters
-    found = _filters.get(key)
-    if found is None:
-        found = _filters[key] = make()
-    return found
+    and kept as the pool's rows are."""
+    return _filters.get(key, make)
 
 
 def forget_pool(**_signal: Any) -> None:
-    """Read the pool, and the puzzles served, again at the next request (a puzzle was saved or
-    deleted)."""
-    _pool.clear()
-    _filters.clear()
+    """Read the pool, and the puzzles served, again at the next request in this process."""
+    _pool.forget()
+    _filters.forget()
     forget_served()
 
 

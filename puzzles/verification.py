@@ -15,12 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 from django.db.models import Case, F, Q, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import kept
 from core.ratelimit import Limiter
 
 from . import engine
@@ -179,6 +180,8 @@ def record(pk: int, revision: int, verdict: dict[str, Any]) -> str:
         progress_updated=now,
         error="",
     )
+    if written:  # the pool may have gained or lost it: every process reads it again
+        transaction.on_commit(lambda: kept.bump("puzzles"))
     return verdict["kind"] if written else STALE
 
 

@@ -114,3 +114,14 @@ def drop_pools() -> None:
     app._pool = None
     app.amqp._producer_pool = None
     pools.reset()
+
+
+@pytest.fixture(autouse=True)
+def _empty_kept_values():
+    """Each test starts with empty process caches (core.kept): a test database rolled back sends
+    no signal, so values kept from the test before would outlive its rows."""
+    from core import kept
+
+    kept.forget_process()
+    yield
+    kept.forget_process()

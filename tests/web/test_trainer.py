@@ -348,7 +348,7 @@ def test_the_kept_pool_expires(client, gain, monkeypatch):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    monkeypatch.setattr(stream, "POOL_SECONDS", 0.0)
+    monkeypatch.setattr(stream._pool, "seconds", 0.0)
     with CaptureQueriesContext(connection) as queries:
         client.get("/puzzles/czech/")
         client.get("/puzzles/czech/")
