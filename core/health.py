@@ -23,9 +23,7 @@ TIMEOUT = 2.0
 
 def check_database() -> dict[str, Any]:
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        WorkerHeartbeat.objects.exists()  # one small query through the ORM
     except Exception as exc:
         return {"ok": False, "error": f"database unreachable: {exc.__class__.__name__}: {exc}"}
     return {"ok": True, "vendor": connection.vendor}
