@@ -28,7 +28,7 @@ class Command(BaseCommand):
         for name in settings.DAMA_DEMO_FIXTURES:
             call_command("loaddata", name, verbosity=0)
             self.stdout.write(f"loaded fixture {name}")
-        # The puzzle corpus: idempotent; new puzzles are proven here (seconds for the whole
+        # The puzzle corpus: idempotent; new puzzles are proven here (about a minute for the whole
         # corpus), so the trainer and the daily puzzle have puzzles at once; --queue: the workers.
         puzzle_files = sorted((settings.BASE_DIR / "fixtures" / "puzzles").glob("*.pdn"))
         if puzzle_files:
