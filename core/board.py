@@ -7,7 +7,11 @@
 - **Drawing**: :func:`board_svg` (the engine's SVG through a per-process cache) and
   :func:`draw` (a board drawn in the page's language, safe to put in a template).
 - **The board view**: :class:`BoardView`, what the board widget (``templates/core/board.html``,
-  ``static/js/board.js``) needs, made by :func:`board_view`.
+  ``static/js/board.js``) needs, made by :func:`board_view`: the drawing, the side it is seen
+  from (:func:`solver_flipped`), and the legal destinations when they give nothing away
+  (:func:`quiet_targets`).
+- **Marks with meaning**: :func:`explanation_marks` colours the squares an explanation names by
+  what they are (the wrong square, the required piece or landing, the jumped pieces).
 - **Entry**: :func:`read_entry` reads what a visitor entered on a board (a clicked route, posted
   landing by landing, or typed notation) as an :class:`Entry`: a move, the start of a capture that
   goes on, an illegal move with the engine's explanation, or input that is not a move at all.
@@ -215,7 +219,71 @@ def draw(
     return mark_safe(svg)  # engine-made SVG
 
 
+# -- marks with meaning ----------------------------------------------------------------------------
+
+#: what each square an explanation names is, in the order ``dama.explain`` names them: ``piece``
+#: the piece that moves, ``wrong`` where the entered move goes wrong, ``required`` the pieces or
+#: landings the rules ask for instead, ``jumped`` the pieces jumped; the last role repeats for the
+#: rest. Codes not listed name the piece and then where it went wrong.
+_EXPLANATION_ROLES: dict[str, tuple[str, ...]] = {
+    "empty_square": ("wrong",),
+    "opponent_piece": ("wrong",),
+    "same_square": ("wrong",),
+    "no_such_move": ("wrong",),
+    "capture_compulsory": ("wrong", "required"),
+    "king_priority": ("wrong", "required"),
+    "majority": ("wrong", "required"),
+    "capture_not_finished": ("wrong", "required"),
+    "king_landing": ("wrong", "jumped", "required"),
+    "man_capture_backward": ("piece", "jumped", "wrong"),
+    "already_jumped": ("jumped", "piece", "wrong"),
+    "own_piece": ("jumped", "piece", "wrong"),
+    "two_in_a_row": ("jumped", "jumped", "piece", "wrong"),
+    "landing_occupied": ("wrong", "jumped", "piece"),
+    "path_blocked": ("piece", "wrong", "wrong"),
+    "square_occupied": ("wrong", "piece"),
+}
+
+#: the drawing's class of each role (``dama.svg`` gives the last three a colour and a shape each)
+MARK_CLASSES = {"piece": "highlight", "wrong": "wrong", "required": "required", "jumped": "jumped"}
+
+
+def explanation_marks(code: str, squares: Iterable[int]) -> dict[int, str]:
+    """The marks (square -> class) of an explanation's ``squares``, by what each one is: the
+    ``wrong`` landing or piece, the ``required`` landing or piece, the ``jumped`` pieces, and the
+    piece that moved (``highlight``).
+
+    >>> explanation_marks("capture_compulsory", [22, 27, 28])
+    {22: 'wrong', 27: 'required', 28: 'required'}
+    >>> explanation_marks("man_backward", [22, 26])
+    {22: 'highlight', 26: 'wrong'}
+    """
+    roles = _EXPLANATION_ROLES.get(code, ("piece", "wrong"))
+    marks: dict[int, str] = {}
+    for n, sq in enumerate(squares):
+        marks.setdefault(sq, MARK_CLASSES[roles[min(n, len(roles) - 1)]])
+    return marks
+
+
 # -- the board view -----------------------------------------------------------------------------------
+
+
+def quiet_targets(board: dama.Board) -> dict[int, list[int]]:
+    """Where each piece of the side to move can go by a quiet move (start -> destinations), or
+    nothing when a capture is possible: a capture's landings may be the answer to find, quiet
+    destinations are only the rules every learner may see."""
+    moves = board.legal_moves
+    if any(move.captured for move in moves):
+        return {}
+    targets: dict[int, list[int]] = {}
+    for move in moves:
+        targets.setdefault(move.start, []).append(move.end)
+    return {start: sorted(ends) for start, ends in sorted(targets.items())}
+
+
+def solver_flipped(board: dama.Board) -> bool:
+    """Whether a board to solve is seen from Black's side: when Black is to move in it."""
+    return board.turn == dama.BLACK
 
 
 @dataclass
@@ -228,7 +296,9 @@ class BoardView:
     answers each click) or ``square`` (a click posts the square). ``select``: a clicked capture is
     added to the text field. ``path``: the landings of a capture entered so far; ``animate``: the
     route of the last move, for a short slide of the piece; ``outcome``: who has won, on a free
-    board.
+    board; ``targets``: in lesson mode, the quiet moves' destinations of each piece (start ->
+    squares) when the page may show them (see :func:`quiet_targets`); ``legend``: the marks with
+    a meaning drawn (``wrong``, ``required``, ``jumped``), for the legend under the board.
     """
 
     variant: str
@@ -244,11 +314,17 @@ class BoardView:
     path: tuple[int, ...] = ()
     animate: tuple[int, ...] = ()
     outcome: str = ""
+    targets: dict[int, list[int]] = field(default_factory=dict)
+    legend: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def moves_json(self) -> str:
         return json.dumps(self.moves, separators=(",", ":"))
+
+    @property
+    def targets_json(self) -> str:
+        return json.dumps(self.targets, separators=(",", ":"))
 
     @property
     def turn_text(self) -> str:
@@ -290,11 +366,14 @@ def board_view(
     path: Iterable[int] = (),
     animate: bool = False,
     labels: str = "auto",
+    targets: bool = False,
     extra: dict[str, Any] | None = None,
 ) -> BoardView:
     """The view of ``board`` (see :class:`BoardView`). ``last_move`` is marked on the drawing and
     written as ``notation`` (by default the last move played on ``board``, in the variant's
-    notation); ``animate`` asks the page to slide it in."""
+    notation); ``animate`` asks the page to slide it in. ``targets``: the caller's exercise may
+    show where a picked piece can go (only quiet moves are ever shown, see :func:`quiet_targets`).
+    """
     if notation is None:
         notation = _last_text(board) if last_move is not None else ""
     moves = (
@@ -326,6 +405,10 @@ def board_view(
         path=tuple(path),
         animate=tuple(route) if (animate and route) else (),
         outcome=describe_outcome(board) if mode == "free" else "",
+        targets=quiet_targets(board) if (targets and mode == "lesson") else {},
+        legend=tuple(
+            cls for cls in ("wrong", "required", "jumped") if cls in (marks or {}).values()
+        ),
         extra=extra or {},
     )
 

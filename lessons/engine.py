@@ -17,7 +17,16 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 import dama
-from core.board import BoardView, Entry, board_view, draw, read_entry, start_board
+from core.board import (
+    BoardView,
+    Entry,
+    board_view,
+    draw,
+    explanation_marks,
+    read_entry,
+    solver_flipped,
+    start_board,
+)
 
 if TYPE_CHECKING:
     from .course import Compare, Course, Step
@@ -108,8 +117,12 @@ def exercise_board(
     verdict: Verdict | None = None,
     show_answer: bool = False,
 ) -> BoardView:
-    """The board of the exercise, marked for ``verdict`` (and the answer when it is shown)."""
+    """The board of the exercise, marked for ``verdict`` (and the answer when it is shown), seen
+    from the side to move. Where a picked piece can go is shown in the exercises about a move
+    (``move``, ``choose_move``, a ``what_if`` move) when the position has no capture (see
+    ``core.board.quiet_targets``); capture exercises never show it."""
     board = _exercise_board(step)
+    flipped = solver_flipped(board)
     marks = _step_marks(board, step)
     arrows = _step_arrows(board, step)
     last: dama.Move | tuple[int, ...] | None = board.peek() if step.exercise.after else None
@@ -124,9 +137,12 @@ def exercise_board(
             arrows = []
             last = verdict.last_move
             last_text = verdict.entered
-        for sq in verdict.squares:
-            if 1 <= sq <= board.geo.squares:
-                marks[sq] = "good" if verdict.is_right else "bad"
+        if verdict.status == WRONG:
+            marks.update(explanation_marks(verdict.code, verdict.squares))
+        else:
+            for sq in verdict.squares:
+                if 1 <= sq <= board.geo.squares:
+                    marks[sq] = "good" if verdict.is_right else "wrong"
     if show_answer and (verdict is None or not verdict.fen_after):
         answer_marks, answer_arrows = _answer_drawing(step)
         marks.update(answer_marks)
@@ -140,6 +156,8 @@ def exercise_board(
         last_move=last or None,
         notation=last_text,
         path=path,
+        flipped=flipped,
+        targets=step.exercise.kind in ("move", "choose_move", "what_if"),
     )
 
 

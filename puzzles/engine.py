@@ -369,22 +369,45 @@ def trainer_board(
     path: Iterable[int] = (),
     marks: dict[int, str] | None = None,
     arrows: Iterable[str] = (),
-    flipped: bool = False,
+    flipped: bool | None = None,
     animate: bool = False,
+    goal: str = "capture",
 ) -> core_board.BoardView:
     """The position after ``line``, with its last move marked (``animate`` asks the page to slide
     it in), squares marked (``marks``: square -> CSS class) and ``arrows`` (moves written from this
-    position). No legal move reaches the page (in a capture puzzle it would be the answer)."""
+    position), seen from the solver's side (unless ``flipped`` says otherwise). No legal move
+    reaches the page (in a capture puzzle it would be the answer); in a ``gain`` or ``win``
+    puzzle, where a picked piece can go by a quiet move does (:func:`shows_targets`)."""
     board = _played(variant, fen, line)
     return core_board.board_view(
         board,
         marks=marks,
         arrows=arrows,
         last_move=board.peek(),
-        flipped=flipped,
+        flipped=solver_flipped(variant, fen) if flipped is None else flipped,
         path=path,
         animate=animate,
+        targets=shows_targets(goal),
     )
+
+
+def solver_flipped(variant: str, fen: str) -> bool:
+    """Whether the puzzle's boards are seen from Black's side (Black is to solve it)."""
+    return core_board.solver_flipped(_played_cached(variant, fen, ()))
+
+
+def shows_targets(goal: str) -> bool:
+    """Whether a puzzle with ``goal`` shows where a picked piece can go: in a material (``gain``)
+    or ``win`` puzzle, quiet moves' destinations are shown (never a capture's: see
+    ``core.board.quiet_targets``); a ``capture`` puzzle ("find the multi-jump") shows none."""
+    return goal.startswith(("gain", "win"))
+
+
+def illegal_marks(variant: str, fen: str, line: Iterable[str], text: str) -> dict[int, str]:
+    """The marks with meaning (``core.board.explanation_marks``) of the illegal move ``text``
+    entered after ``line``: the wrong square, the required piece or landing, the jumped pieces."""
+    entry = read_entry(variant, fen, line, text=text)
+    return core_board.explanation_marks(entry.code, entry.squares)
 
 
 def read_entry(
@@ -565,12 +588,16 @@ def stored_refutation(proof: dict[str, Any] | None, line: Iterable[str], wrong: 
 
 
 def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str, Any]]:
-    """The solution as frames: the start, then the board after each move (with its notation)."""
+    """The solution as frames: the start, then the board after each move (with its notation),
+    seen from the solver's side."""
     board = position(fen, variant)
-    frames = [{"svg": core_board.draw(board), "move": ""}]
+    flipped = core_board.solver_flipped(board)
+    frames = [{"svg": core_board.draw(board, flipped=flipped), "move": ""}]
     for text in moves:
         move = board.parse_move(text)
         notation = board.move_text(move)
         board.push(move)
-        frames.append({"svg": core_board.draw(board, last_move=move), "move": notation})
+        frames.append(
+            {"svg": core_board.draw(board, last_move=move, flipped=flipped), "move": notation}
+        )
     return frames

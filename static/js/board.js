@@ -10,11 +10,77 @@
  * A piece is picked, and each further click posts the route so far; the server answers whether the
  * capture goes on (the route comes back in data-path), or judges the move. data-mode="square": a
  * click posts the square. data-select="1": a clicked capture is added to the text field.
+ * data-targets='{"22": [17, 18]}': where each piece may go by a quiet move, when the exercise lets
+ * the page show it (the server leaves it out wherever it would give the answer away).
+ *
+ * A capture entered landing by landing is drawn as it goes: the piece stands on its last landing,
+ * the pieces jumped so far are crossed and the route so far is drawn. Backspace, or a click on the
+ * last landing, takes one landing back; Escape cancels.
+ *
+ * Every board (data-board, and the finished boards, data-board-view) has a flip button: the
+ * squares are laid out again from the other side (their numbers and the a-h / 1-8 coordinates stay
+ * upright and right), clicks and the keyboard cursor follow the squares where they now stand.
  */
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
-  var memory = {}; // variant -> {cursor, focused} kept across htmx swaps
+  var memory = {}; // variant -> {cursor, focused, pointer} kept across htmx swaps
+  var flips = {}; // widget id -> the visitor turned the board (kept across htmx swaps)
+
+  function translateOf(el) {
+    var m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(el.getAttribute("transform") || "");
+    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  }
+  // lay the drawing out from the other side: each square moves to its mirror place, the
+  // coordinates along the edges are read the other way round, the arrows turn about the centre
+  function mirror(svg) {
+    var light = svg.querySelector("rect.light");
+    if (!light) return;
+    var x0 = Number(light.getAttribute("x")), y0 = Number(light.getAttribute("y"));
+    var w = Number(light.getAttribute("width")), h = Number(light.getAttribute("height"));
+    svg.querySelectorAll("[data-square]").forEach(function (g) {
+      var cell = g.querySelector("rect");
+      var side = cell ? Number(cell.getAttribute("width")) : 0;
+      var at = translateOf(g);
+      g.setAttribute("transform", "translate(" + (2 * x0 + w - side - at[0]) + "," + (2 * y0 + h - side - at[1]) + ")");
+    });
+    ["file", "rank"].forEach(function (cls) {
+      var texts = Array.prototype.slice.call(svg.querySelectorAll("text." + cls));
+      var words = texts.map(function (t) { return t.textContent; }).reverse();
+      texts.forEach(function (t, i) { t.textContent = words[i]; });
+    });
+    svg.querySelectorAll("g.arrows").forEach(function (g) {
+      if (g.getAttribute("transform")) g.removeAttribute("transform");
+      else g.setAttribute("transform", "rotate(180 " + (x0 + w / 2) + " " + (y0 + h / 2) + ")");
+    });
+    svg.setAttribute("data-flipped", svg.getAttribute("data-flipped") === "1" ? "0" : "1");
+  }
+  // the flip button of a board: shown once the page can turn the board; returns a function that
+  // puts the drawing the way the visitor wants it (the server's side, turned when they asked)
+  function flipper(widget, after) {
+    var button = widget.querySelector("[data-board-flip]");
+    var holder = widget.querySelector(".board-svg");
+    var svg = holder && holder.querySelector("svg");
+    var id = widget.id || "board";
+    function apply() {
+      if (!svg) return;
+      var server = widget.dataset.flipped === "1";
+      var wanted = server !== !!flips[id];
+      if ((svg.getAttribute("data-flipped") === "1") !== wanted) mirror(svg);
+      widget.classList.toggle("is-flipped", wanted);
+      if (button) button.setAttribute("aria-pressed", flips[id] ? "true" : "false");
+    }
+    if (button && svg) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        flips[id] = !flips[id];
+        apply();
+        if (after) after();
+      });
+    }
+    apply();
+    return apply;
+  }
 
   function init(widget) {
     if (widget.dataset.boardReady) return;
@@ -24,7 +90,10 @@
     var form = widget.querySelector("form.move-form");
     var status = widget.querySelector("[data-board-status]");
     if (!svg || !form) return;
+    flipper(widget, function () { draw(); });
     var mode = widget.dataset.mode || "free";
+    var quiet = null;
+    try { quiet = widget.dataset.targets ? JSON.parse(widget.dataset.targets) : null; } catch (e) { quiet = null; }
     var keepInput = widget.dataset.select === "1";
     var clicking = false;
     var moves = [];
@@ -57,6 +126,21 @@
       var c = toSvg(r.left + r.width / 2, r.top + r.height / 2);
       return { x: c.x, y: c.y, size: r.width / c.scale, cx: r.left + r.width / 2, cy: r.top + r.height / 2, step: r.width || 1 };
     }
+    function line(points, cls, width) {
+      var shape = document.createElementNS(SVGNS, "polyline");
+      shape.setAttribute("points", points.map(function (p) { return p.x + "," + p.y; }).join(" "));
+      shape.setAttribute("class", cls);
+      shape.setAttribute("stroke-width", width);
+      overlay.appendChild(shape);
+    }
+    function cross(sq) {
+      var g = geometry(sq), d = g.size * 0.22;
+      var shape = document.createElementNS(SVGNS, "path");
+      shape.setAttribute("d", "M" + (g.x - d) + "," + (g.y - d) + "L" + (g.x + d) + "," + (g.y + d) + "M" + (g.x - d) + "," + (g.y + d) + "L" + (g.x + d) + "," + (g.y - d));
+      shape.setAttribute("class", "mark-jumped");
+      shape.setAttribute("stroke-width", g.size * 0.1);
+      overlay.appendChild(shape);
+    }
     function mark(sq, cls, radius) {
       if (!els[sq]) return;
       var g = geometry(sq);
@@ -82,6 +166,7 @@
       });
     }
     function targets() {
+      if (mode !== "free") return quiet && path.length === 1 ? (quiet[path[0]] || []) : [];
       var out = [];
       matching().forEach(function (r) { if (r.length > path.length && out.indexOf(r[path.length]) < 0) out.push(r[path.length]); });
       return out;
@@ -99,14 +184,63 @@
       routes.forEach(function (r) { if (out.indexOf(r[0]) < 0) out.push(r[0]); });
       return out;
     }
+    // the pieces a capture jumps from one landing to the next: the opponent's pieces on the
+    // squares between them (the player entered the route: this gives nothing away)
+    function jumpedOn(a, b, colour) {
+      var ga = geometry(a), gb = geometry(b), out = [];
+      var dx = gb.cx - ga.cx, dy = gb.cy - ga.cy, length = Math.sqrt(dx * dx + dy * dy);
+      if (!length) return out;
+      squares.forEach(function (sq) {
+        if (sq === a || sq === b) return;
+        var g = geometry(sq), px = g.cx - ga.cx, py = g.cy - ga.cy;
+        var along = (px * dx + py * dy) / length, off = Math.abs(px * dy - py * dx) / length;
+        var p = pieceOn(sq);
+        if (along > 0 && along < length && off < ga.step * 0.25 && p && p.charAt(0) !== colour) out.push(sq);
+      });
+      return out;
+    }
+    var moved = null; // the piece drawn on its last landing, and where it came from
+    function putBack() {
+      if (moved) { moved.home.appendChild(moved.piece); moved = null; }
+    }
     function draw() {
+      putBack();
       while (overlay.firstChild) overlay.removeChild(overlay.firstChild);
-      Object.keys(els).forEach(function (sq) { els[sq].classList.remove("is-selected", "is-target", "is-cursor"); });
-      path.forEach(function (sq) { mark(sq, "mark-selected"); els[sq].classList.add("is-selected"); });
+      Object.keys(els).forEach(function (sq) { els[sq].classList.remove("is-selected", "is-target", "is-cursor", "is-jumped"); });
+      if (path.length > 1 && mode !== "square") {
+        // a capture under way: the route so far, the jumped pieces, the piece on its landing
+        var piece = els[path[0]].querySelector("[data-piece]");
+        var colour = piece ? piece.getAttribute("data-piece").charAt(0) : "";
+        line(path.map(geometry), "mark-path", geometry(path[0]).size * 0.08);
+        for (var i = 1; i < path.length; i++) {
+          jumpedOn(path[i - 1], path[i], colour).forEach(function (sq) { cross(sq); els[sq].classList.add("is-jumped"); });
+        }
+        mark(path[0], "mark-origin");
+        var last = path[path.length - 1];
+        mark(last, "mark-selected"); els[last].classList.add("is-selected");
+        if (piece && last !== path[0]) {
+          moved = { piece: piece, home: els[path[0]] };
+          els[last].appendChild(piece);
+        }
+      } else {
+        path.forEach(function (sq) { mark(sq, "mark-selected"); els[sq].classList.add("is-selected"); });
+      }
       if (path.length) targets().forEach(function (sq) { mark(sq, "mark-target", 0.18); els[sq].classList.add("is-target"); });
-      if (state.cursor && els[state.cursor] && widget.contains(document.activeElement) && document.activeElement === holder) {
+      // the keyboard cursor only for the keyboard: a click leaves no dashed outline behind
+      if (state.cursor && els[state.cursor] && document.activeElement === holder && !state.pointer) {
         mark(state.cursor, "mark-cursor"); els[state.cursor].classList.add("is-cursor");
       }
+    }
+    function back() {
+      // one landing back: the piece returns to the landing before (or is no longer picked)
+      if (path.length > 1) {
+        path.pop();
+        say(msg("Back").replace("{square}", name(path[path.length - 1])));
+      } else if (path.length) {
+        path = [];
+        say(msg("Cancelled"));
+      }
+      draw();
     }
     function say(text, isError) {
       if (!status) return;
@@ -122,6 +256,11 @@
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
     function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
+    function pick(sq) {
+      var where = targets();
+      if (where.length) say(msg("Targets").replace("{square}", name(sq)) + " " + where.map(name).join(", "));
+      else say(msg("Pick").replace("{square}", name(sq)));
+    }
     function chooseInLesson(sq) {
       // a click while the server is still answering the last one is replayed on the new board
       if (form.classList.contains("htmx-request")) {
@@ -131,13 +270,15 @@
         return;
       }
       if (mode === "square") { path = []; draw(); submit([sq]); return; }
-      if (!path.length) {
-        if (pieceOn(sq)) { path = [sq]; say(msg("Pick").replace("{square}", name(sq))); }
+      var own = pieceOn(sq).charAt(0) === (widget.dataset.turn || "w");
+      if (!path.length || (quiet && path.length === 1 && own && sq !== path[0])) {
+        if (pieceOn(sq)) { path = [sq]; pick(sq); }
         else say(msg("Empty").replace("{square}", name(sq)), true);
         draw();
         return;
       }
       if (path.length === 1 && sq === path[0]) { path = []; say(msg("Cancelled")); draw(); return; }
+      if (path.length > 1 && sq === path[path.length - 1]) { back(); return; }
       var route = path.concat([sq]);
       path = route;
       draw();
@@ -159,6 +300,7 @@
         return;
       }
       if (path.length === 1 && sq === path[0]) { path = []; say(msg("Cancelled")); draw(); return; }
+      if (path.length > 1 && sq === path[path.length - 1]) { back(); return; }
       if (targets().indexOf(sq) >= 0) {
         path.push(sq);
         var done = matching().filter(function (r) { return r.length === path.length; });
@@ -207,7 +349,9 @@
       });
       return best || from;
     }
+    holder.addEventListener("pointerdown", function () { state.pointer = true; });
     holder.addEventListener("keydown", function (ev) {
+      state.pointer = false;
       var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       if (!state.cursor || !els[state.cursor]) state.cursor = starts()[0] || squares[0];
       if (dirs[ev.key]) {
@@ -218,6 +362,9 @@
       } else if (ev.key === "Enter" || ev.key === " ") {
         ev.preventDefault();
         choose(state.cursor);
+      } else if (ev.key === "Backspace") {
+        ev.preventDefault();
+        back();
       } else if (ev.key === "Escape") {
         path = [];
         say(msg("Cancelled"));
@@ -245,11 +392,26 @@
     }
   }
 
+  function initView(widget) {
+    if (widget.dataset.boardReady) return;
+    widget.dataset.boardReady = "1";
+    flipper(widget);
+  }
+
   function initAll(root) {
     (root || document).querySelectorAll("[data-board]").forEach(init);
+    (root || document).querySelectorAll("[data-board-view]").forEach(initView);
     if (root && root.matches && root.matches("[data-board]")) init(root);
+    if (root && root.matches && root.matches("[data-board-view]")) initView(root);
   }
   document.addEventListener("htmx:load", function (ev) { initAll(ev.detail.elt); });
+  // a finished puzzle or step: focus goes to its next action (it is described by the result)
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var scope = ev.detail && ev.detail.elt;
+    var next = scope && scope.querySelector && scope.querySelector("[data-focus-next]");
+    if (!next && scope && scope.parentNode) next = scope.parentNode.querySelector("[data-focus-next]");
+    if (next) next.focus();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { initAll(document); });
   else initAll(document);
 })();

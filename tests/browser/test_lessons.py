@@ -95,9 +95,7 @@ def test_czech_learner_walks_the_first_steps_with_a_wrong_answer_explained(page)
     check(feedback(page)).to_contain_text("That move is not allowed.")
     check(feedback(page)).to_contain_text("it is White's turn")
     check(feedback(page)).to_contain_text("Rule: CUD 2006 art. 3.3")
-    check(
-        page.locator('#lesson-board [data-square="11"].bad, #lesson-board .bad')
-    ).not_to_have_count(0)
+    check(page.locator('#lesson-board [data-square="11"].wrong')).to_have_count(1)
     click_route(page, 22, 18)
     check(feedback(page)).to_contain_text("Right: 22-18.")
     check(page.locator("#lesson-board")).to_have_attribute(
@@ -153,7 +151,11 @@ def test_a_multi_capture_is_entered_by_clicks_landing_by_landing(page, django_us
     square(page, 23).click()
     check(feedback(page)).to_contain_text("Landed on 23. The capture goes on")
     check(page.locator("#lesson-board")).to_have_attribute("data-path", "30,23")
-    check(page.locator(".board-overlay .mark-selected")).to_have_count(2)
+    # the man is drawn on its landing, the jumped piece crossed, the route so far drawn
+    check(page.locator('#lesson-board [data-square="23"] [data-piece="wm"]')).to_have_count(1)
+    check(page.locator('#lesson-board [data-square="30"] [data-piece]')).to_have_count(0)
+    check(page.locator('#lesson-board [data-square="26"].is-jumped')).to_have_count(1)
+    check(page.locator(".board-overlay .mark-path")).to_have_count(1)
     square(page, 16).click()
     check(page.locator("#lesson-board")).to_have_attribute("data-path", "30,23,16")
     square(page, 7).click()

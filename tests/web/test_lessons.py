@@ -252,7 +252,10 @@ def test_move_illegal_is_explained_by_the_engine_with_its_article(client, studen
     assert "That move is not allowed." in text
     assert "A man moves only forward" in text or "only forward" in text
     assert "Rule: CUD 2006 art. 3.4" in text
-    assert 'class="square dark bad"' in html or "bad" in html
+    # the man is marked as the piece that moved, 26 as where the move goes wrong, with a legend
+    assert 'class="square dark highlight" data-square="22"' in html
+    assert 'class="square dark wrong" data-square="26"' in html
+    assert "where the move goes wrong" in html
     assert row(student, MAN_FORWARD).attempts == 1
     assert row(student, MAN_FORWARD).stars == 0
 
