@@ -162,9 +162,15 @@ def exercise_board(
 
 
 def diagram_before(step: Step) -> SafeString:
-    """The diagram of a ``what_if`` step before its moves are played."""
+    """The diagram of a ``what_if`` step before its moves are played, seen from the side the
+    exercise is asked of (as its board is)."""
     board = _start(step)
-    return draw(board, marks=_step_marks(board, step), arrows=_step_arrows(board, step))
+    return draw(
+        board,
+        marks=_step_marks(board, step),
+        arrows=_step_arrows(board, step),
+        flipped=solver_flipped(_exercise_board(step)),
+    )
 
 
 def compare_diagram(entry: Compare) -> SafeString:

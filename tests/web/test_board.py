@@ -191,3 +191,46 @@ def test_every_board_that_takes_moves_is_the_one_widget_template(client, teacher
     response = client.get(reverse("classroom:puzzle_new", args=[puzzle_set.pk]))
     assert "core/board.html" in [t.name for t in response.templates]
     assert 'id="solution-board"' in response.content.decode()
+
+
+# -- orientation, targets and marks with meaning (issue 15) -------------------------------------------
+
+
+def test_quiet_targets_are_the_quiet_moves_and_nothing_when_a_capture_is_possible():
+    from core.board import quiet_targets
+
+    assert quiet_targets(dama.Board("czech", "W:W22,30:B3")) == {22: [17, 18], 30: [25, 26]}
+    assert quiet_targets(dama.Board("czech", CZECH_CAPTURE)) == {}
+
+
+def test_explanation_marks_tell_the_wrong_the_required_and_the_jumped_squares_apart():
+    from core.board import explanation_marks
+
+    board = dama.Board("czech", "W:W30:B11,19,26")
+    entry = read_entry(board, text="30x23x16x23")  # 19 jumped twice
+    assert entry.code == "already_jumped"
+    assert explanation_marks(entry.code, entry.squares) == {
+        19: "jumped",
+        16: "highlight",
+        23: "wrong",
+    }
+    entry = read_entry(dama.Board("czech", CZECH_CAPTURE), text="30-26")  # 22 must capture
+    assert entry.code == "capture_compulsory"
+    assert explanation_marks(entry.code, entry.squares) == {30: "wrong", 22: "required"}
+
+
+def test_a_puzzle_shows_targets_only_for_material_and_win_goals(client):
+    gain = make_puzzle("czech_gain")
+    capture = make_puzzle("czech_capture")
+    html = client.get(f"/puzzles/czech/{gain.pk}/").content.decode()
+    targets = json.loads(unescape(re.search(r'data-targets="([^"]*)"', html).group(1)))
+    assert targets["22"] == [17, 18]
+    assert "data-targets" not in client.get(f"/puzzles/czech/{capture.pk}/").content.decode()
+
+
+def test_a_puzzle_black_solves_is_drawn_from_blacks_side(client):
+    black = make_puzzle("international_gain")
+    html = client.get(f"/puzzles/international/{black.pk}/").content.decode()
+    widget = html[html.index('id="trainer-board"') :]
+    assert widget.startswith('id="trainer-board" data-board')
+    assert 'data-flipped="1"' in widget[: widget.index("</svg>")]

@@ -589,3 +589,23 @@ def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(
         response = check(client, where, answer=answer)
         assert response.status_code == 200, step.slug
         assert "Right:" in feedback_of(response.content.decode()), step.slug
+
+
+BLACK_REPLIES = ("czech", "czech-men", "cz-black-replies")  # what_if, Black to move after 22-18
+
+
+def test_a_step_with_black_to_move_is_drawn_from_blacks_side(client, all_open):
+    html = client.get(step_url(*BLACK_REPLIES)).content.decode()
+    board = html[html.index('id="lesson-board"') :]
+    assert 'data-flipped="1"' in board[: board.index("</svg>")]
+    before = html[html.index('class="diagram before"') :]
+    assert 'data-flipped="1"' in before[: before.index("</svg>")]
+    first = client.get(step_url(*MAN_FORWARD)).content.decode()
+    assert 'class="dama-board" data-variant="czech" data-flipped="0"' in first
+
+
+def test_a_move_step_shows_quiet_targets_and_a_capture_step_none(client, all_open):
+    quiet = client.get(step_url(*MAN_FORWARD)).content.decode()
+    assert 'data-targets="{&quot;' in quiet
+    for where in (MULTI_CAPTURE, CAPTURE_COMPULSORY, FREE_CHOICE, CZECH_FIRST):
+        assert "data-targets" not in client.get(step_url(*where)).content.decode(), where
