@@ -790,7 +790,9 @@ class Attempt(models.Model):
 
     def play(self, player: Player, *, route: str = "", text: str = "") -> Result:
         """Judge one move (a clicked route so far, or typed notation) against the proof; a move
-        it accepts is answered with the defender's most stubborn reply."""
+        it accepts is answered with the defender's most stubborn reply. Only a legal move the
+        proof does not accept is a mistake (the attempt has failed, and a first attempt is rated
+        0); an illegal or unreadable one is refused with its explanation and changes nothing."""
         if self.is_finished:
             return Result(
                 Outcome.FINISHED, gettext("This puzzle is finished: press Retry to play it again.")
@@ -802,18 +804,18 @@ class Attempt(models.Model):
             return Result(Outcome.CONTINUE, entry.message, path=entry.path)
         if entry.status == "bad":
             return Result(Outcome.BAD, entry.message, article=entry.article)
-        ms = self._elapsed_ms()
         if entry.status == "illegal":
-            self.moves = [*self.moves, {"text": entry.entered, "ok": False, "ms": ms}]
-            change = self._fail(player)
+            # refused with the rule it breaks, as unreadable input is: not a mistake, never
+            # rated, nothing written; the player tries again from the same position (lichess
+            # never rates an illegal move either)
             return Result(
                 Outcome.ILLEGAL,
                 entry.message,
                 article=entry.article,
                 squares=entry.squares,
                 played=entry.entered,
-                rating_change=change,
             )
+        ms = self._elapsed_ms()
         line = list(self.line)
         judge = puzzle.judge()
         start, end, captured = entry.key

@@ -1,7 +1,8 @@
 """Puzzle ratings: Glicko-2 (:mod:`puzzles.glicko2`) for players and puzzles.
 
 Only a player's first attempt at a puzzle is rated, as on lichess (``Attempt.first``, stored when
-the attempt is made); the score is 1 for a clean solve, 0.5 with a hint, 0 after a mistake or
+the attempt is made); the score is 1 for a clean solve, 0.5 with a hint, 0 after a mistake (a
+legal move the proof does not accept: an illegal or unreadable one is refused and never rated) or
 with the solution shown. An account's rating is written in the attempt's own transaction (whose
 version check also guards it: a request that loses a race rates nothing); a visitor's is kept in
 the session, and their attempts move to the account at login or sign-up (``core.progress`` key

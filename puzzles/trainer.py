@@ -79,7 +79,8 @@ class Result:
     def status(self) -> int:
         if self.kind == Outcome.CONFLICT:
             return 409
-        return 400 if self.kind in (Outcome.BAD, Outcome.FINISHED) else 200
+        # refused: unreadable, illegal (explained, not counted), or on a finished attempt
+        return 400 if self.kind in (Outcome.BAD, Outcome.ILLEGAL, Outcome.FINISHED) else 200
 
 
 # -- the judge: the proof worked out once per puzzle -----------------------------------------------

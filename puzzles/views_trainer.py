@@ -346,7 +346,7 @@ def _action(act):
                 return _back(attempt)
             result = Result(Outcome.RETRY, _("Back to the start position. Try again."))
         status = result.status
-        if not request.htmx and result.kind not in (Outcome.BAD, Outcome.FINISHED):
+        if not request.htmx and result.kind not in (Outcome.BAD, Outcome.ILLEGAL, Outcome.FINISHED):
             status = 200  # a plain form post (no JavaScript): the answer on the page itself
         return _render(request, _context(request, attempt, result=result), status=status)
 

@@ -1,5 +1,6 @@
 """``{% puzzle_ratings user %}``: the player's puzzle ratings per variant, each with its history
-as an inline SVG chart (no JavaScript, no chart library)."""
+as an inline SVG chart (no JavaScript, no chart library); ``{{ change|signed }}``: a rating
+change with its sign."""
 
 from __future__ import annotations
 
@@ -66,3 +67,19 @@ def puzzle_ratings(user) -> dict[str, Any]:
             }
         )
     return {"rows": rows}
+
+
+@register.filter
+def signed(change: float | None) -> str:
+    """A rating change in whole points with its sign, as lichess shows it: "+12", "-9", and
+    "±0" for a change that rounds to nothing (Django's ``floatformat`` signs only negatives).
+
+    >>> signed(11.6), signed(-9.2), signed(-0.4), signed(None)
+    ('+12', '-9', '±0', '')
+    """
+    if change is None:
+        return ""
+    points = round(float(change))
+    if points > 0:
+        return f"+{points}"
+    return f"-{-points}" if points < 0 else "±0"

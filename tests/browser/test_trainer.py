@@ -1,8 +1,11 @@
 """In Chromium: a player solves a Czech, an international and a Brazilian puzzle by clicking
-(multi-jumps landing by landing, the defender's reply played by the site), fails one and reads
-the explanation, and solves the daily puzzle to start a streak."""
+(multi-jumps landing by landing, the defender's reply played by the site), has an illegal move
+explained without it counting and then solves the puzzle for a signed rating gain, fails one with
+a legal wrong move and reads the refutation, and solves the daily puzzle to start a streak."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -73,17 +76,32 @@ def test_brazilian_combination_with_the_defenders_reply(page):
     check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
 
 
-def test_failing_a_puzzle_is_explained_then_solved_after_a_retry(page):
+def test_an_illegal_move_is_explained_and_not_counted_then_solving_gains_signed_rating(page):
     check = expect()
     capture = make_puzzle("czech_capture")
     open_puzzle(page, capture)
     click(page, 17, 13)  # a quiet move while a capture is compulsory
     check(feedback(page)).to_contain_text("That move is not allowed.")
     check(feedback(page)).to_contain_text("CUD 2006")
+    check(feedback(page)).to_contain_text("An illegal move is not counted as a mistake")
+    check(page.locator('[data-testid="rating-change"]')).to_have_count(0)
+    check(page.locator('[data-testid="retry"]')).to_have_count(0)
+    check(page.locator('[data-testid="trainer"]')).to_have_attribute("data-state", "playing")
+    # the same position: the capture is still there to be played, and the solve is a clean one
+    click(page, 28, 19, 12, 3)
+    check(page.locator('[data-testid="solved"]')).to_have_text("Solved!")
+    check(page.locator('[data-testid="rating-change"]')).to_have_text(re.compile(r"^Rating \+\d+$"))
+    check(page.locator('[data-testid="trainer-meta"]')).not_to_contain_text("Your rating: 1500")
+
+
+def test_failing_a_puzzle_is_explained_then_solved_after_a_retry(page):
+    check = expect()
     gain = make_puzzle("czech_gain")
     open_puzzle(page, gain)
     click(page, 21, 17)
     check(feedback(page)).to_contain_text("is legal but does not win: this lets Black play")
+    # a legal wrong move is the mistake that fails the puzzle: rated, with its sign
+    check(page.locator('[data-testid="rating-change"]')).to_have_text(re.compile(r"^Rating -\d+$"))
     check(page.locator('[data-testid="refutation"] svg')).to_be_visible()
     page.locator('[data-testid="retry"]').click()
     check(feedback(page)).to_contain_text("Back to the start position.")

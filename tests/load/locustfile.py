@@ -152,9 +152,10 @@ class Student(Browsing):
         elif roll < 0.15:
             self.post(f"{base}/hint", "hint", {}, htmx=True)
         elif roll < 0.2:
-            # an illegal move: explained by the engine's rule, and the attempt has failed
-            self.post(f"{base}/move", "move", {"move": "1-5"}, htmx=True)
-            return
+            # an illegal move (1-2: never along a diagonal, in every variant): refused with the
+            # engine's rule (400), not a mistake and not rated; solving goes on from the same
+            # position
+            self.post(f"{base}/move", "move", {"move": "1-2"}, ok=(400,), htmx=True)
         elif roll < 0.25:
             self.post(f"{base}/solution", "solution", {}, htmx=True)
             return

@@ -160,25 +160,60 @@ def test_multi_jump_clicked_landing_by_landing_goes_on_then_solves(client, captu
     assert "Solved!" in response.content.decode()
 
 
-def test_illegal_move_is_explained_with_its_article_and_fails_the_attempt(client, capture):
+def state(pk: int) -> tuple:
+    """What an attempt's row says about its result (and how often it was written)."""
+    row = Attempt.objects.get(pk=pk)
+    return row.moves, row.line, row.failed, row.solved, row.rated, row.finished_at, row.version
+
+
+@pytest.mark.parametrize(
+    "entered",
+    [{"text": "21-18"}, {"route": "17,13"}],  # typed, clicked: a quiet move when a capture is due
+    ids=["typed", "clicked"],
+)
+def test_an_illegal_move_is_refused_with_its_rule_and_the_attempt_goes_on_unrated(
+    client, student, capture, entered
+):
+    client.force_login(student)
     attempt, _html = open_puzzle(client, capture)
-    response = move(client, attempt, text="21-18")
+    before = state(attempt)
+    response = move(client, attempt, **entered)
     html = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: nothing written
     assert "That move is not allowed." in html
     assert "CUD 2006" in html  # the rule's article
-    assert 'data-testid="retry"' in html
+    assert "An illegal move is not counted as a mistake: try another move." in html
+    assert 'data-state="playing"' in html
+    assert 'data-testid="retry"' not in html and 'data-testid="rating-change"' not in html
+    assert state(attempt) == before  # no mistake counted, not failed, not rated
+    assert not PlayerRating.objects.filter(user=student).exists()
+    # the player goes on from the same position, and a solve is a clean one
+    html = move(client, attempt, text="28x3").content.decode()
+    assert "Solved!" in html and "after a mistake" not in html
     row = Attempt.objects.get(pk=attempt)
-    assert (
-        row.failed
-        and not row.solved
-        and row.moves[-1]
-        == {
-            "text": "21-18",
-            "ok": False,
-            "ms": row.moves[-1]["ms"],
-        }
-    )
+    assert row.solved and not row.failed and row.rated and row.score == 1.0
+    assert [m["ok"] for m in row.moves] == [True]
+    change = PlayerRating.objects.get(user=student, variant="czech").rating - 1500
+    assert change > 0
+    assert f"Rating +{round(change)}" in html
+
+
+def test_an_illegal_move_in_a_plain_form_post_is_refused_with_the_whole_page(client, capture):
+    attempt, _html = open_puzzle(client, capture)
+    before = state(attempt)
+    response = move(client, attempt, text="21-18", htmx=False)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "<html" in html and "That move is not allowed." in html
+    assert state(attempt) == before
+
+
+def test_an_illegal_move_leaves_a_visitors_rating_alone(client, capture):
+    attempt, _html = open_puzzle(client, capture)
+    move(client, attempt, text="21-18")
+    assert "ratings" not in client.session.get("puzzles", {})
+    html = move(client, attempt, text="28x3").content.decode()
+    assert "Solved!" in html and re.search(r"Rating \+\d+", html)
 
 
 def test_legal_but_wrong_move_shows_the_refutation_on_a_board(client, gain):
@@ -194,12 +229,50 @@ def test_legal_but_wrong_move_shows_the_refutation_on_a_board(client, gain):
     assert "25x11" not in without_svg(html) and "22-17" not in without_svg(html)
 
 
-def test_unreadable_input_is_a_400_that_does_not_count(client, gain):
+def test_unreadable_input_is_a_400_that_does_not_count(client, student, gain):
+    client.force_login(student)
     attempt, _html = open_puzzle(client, gain)
-    response = move(client, attempt, text="hello")
-    assert response.status_code == 400
-    assert "is not a move" in response.content.decode()
-    assert not Attempt.objects.get(pk=attempt).failed
+    before = state(attempt)
+    for text in ("hello", "22-"):
+        response = move(client, attempt, text=text)
+        assert response.status_code == 400
+        assert "is not a move" in response.content.decode()
+        assert 'data-testid="rating-change"' not in response.content.decode()
+    assert state(attempt) == before
+    assert not PlayerRating.objects.filter(user=student).exists()
+    move(client, attempt, text="22-17")
+    assert "Solved!" in move(client, attempt, text="25x11").content.decode()
+    row = Attempt.objects.get(pk=attempt)
+    assert row.solved and not row.failed and row.score == 1.0
+
+
+def test_a_legal_wrong_move_fails_the_attempt_and_rates_it_with_a_signed_change(
+    client, student, gain
+):
+    client.force_login(student)
+    attempt, _html = open_puzzle(client, gain)
+    response = move(client, attempt, text="21-17")
+    html = response.content.decode()
+    assert response.status_code == 200
+    row = Attempt.objects.get(pk=attempt)
+    assert row.failed and row.rated and not row.is_finished and row.score == 0.0
+    assert [m["ok"] for m in row.moves] == [False]
+    change = PlayerRating.objects.get(user=student, variant="czech").rating - 1500
+    assert change < 0
+    assert f"Rating -{round(-change)}" in html
+    assert 'data-testid="retry"' in html
+    # a solve after it is "after a mistake", and not rated again
+    move(client, attempt, text="22-17")
+    html = move(client, attempt, text="25x11").content.decode()
+    assert "Solved, after a mistake." in html and 'data-testid="rating-change"' not in html
+    assert PlayerRating.objects.get(user=student, variant="czech").games == 1
+
+
+def test_a_rating_change_is_shown_with_its_sign():
+    from puzzles.templatetags.puzzle_ratings import signed
+
+    changes = (11.6, 1.0, 0.4, -0.4, -9.2, -12.6, None)
+    assert [signed(x) for x in changes] == ["+12", "+1", "±0", "±0", "-9", "-13", ""]
 
 
 def test_a_plain_form_post_gets_the_whole_page(client, gain):
@@ -743,3 +816,22 @@ def test_a_clean_first_solve_in_the_set_is_solved(client, gain, teacher, student
     html, csv_row = class_report(client, teacher, classroom, student)
     assert 'data-status="solved"' in html and "data-later" not in html
     assert (csv_row["status"], csv_row["hints"], csv_row["later"]) == ("solved", "0", "")
+
+
+def test_an_illegal_move_is_no_failure_in_the_class_table_the_csv_or_the_dashboard(
+    client, gain, teacher, student, assigned
+):
+    puzzle_set, classroom = assigned
+    client.force_login(student)
+    outside, _html = open_puzzle(client, gain)
+    assert move(client, outside, text="22-15").status_code == 400  # illegal, outside the set
+    attempt, _html = open_puzzle(client, gain, f"?set={puzzle_set.pk}")
+    assert not Attempt.objects.get(pk=attempt).failed  # nothing to inherit
+    assert move(client, attempt, route="22,15").status_code == 400  # illegal, in the set
+    move(client, attempt, text="22-17")
+    assert "Solved!" in move(client, attempt, text="25x18x11").content.decode()
+    dashboard = client.get("/puzzles/czech/dashboard/").content.decode()
+    assert re.search(r'data-testid="failed">0<', dashboard)
+    html, csv_row = class_report(client, teacher, classroom, student)
+    assert 'data-status="solved"' in html and "data-later" not in html
+    assert (csv_row["status"], csv_row["attempts"], csv_row["later"]) == ("solved", "1", "")
