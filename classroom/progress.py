@@ -22,7 +22,8 @@ SOLVED, FAILED, TRIED, NOT_TRIED = "solved", "failed", "tried", "not_tried"
 
 
 #: the puzzle was solved, but not cleanly at the first attempt: after the solution was shown (in
-#: an attempt of the set, or anywhere before it), or after a mistake (a wrong move, a failure)
+#: an attempt of the set, or anywhere before it), or after a mistake (a legal wrong move: an
+#: illegal or unreadable one is refused by the trainer and never counts)
 SOLVED_AFTER_SOLUTION, SOLVED_AFTER_MISTAKE = "solved_after_solution", "solved_after_mistake"
 
 
@@ -64,8 +65,9 @@ class Row:
 
 def _summarise(attempts) -> Cell:
     """The cell of a student's attempts at one puzzle of a set, oldest first: the first attempt
-    decides (solved only when solved cleanly: no wrong move, no solution shown, nothing of the
-    kind inherited from before the set); a solve after that is marked, not counted."""
+    decides (solved only when solved cleanly: no legal wrong move, no solution shown, nothing of
+    the kind inherited from before the set; an illegal move is not a mistake and leaves no trace
+    on the attempt); a solve after that is marked, not counted."""
     cell = Cell(attempts=len(attempts))
     if not attempts:
         return cell
