@@ -103,6 +103,22 @@ def test_solving_today_starts_a_streak(client, student, pool):
     assert "today&#x27;s puzzle solved" in html or "today's puzzle solved" in html
 
 
+def test_an_illegal_move_on_the_daily_puzzle_is_refused_and_the_solve_shows_a_signed_gain(
+    client, student, pool
+):
+    client.login(username=student.username, password=PASSWORD)
+    html = client.get("/daily/czech/").content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    # 1-2 is never along a diagonal
+    response = client.post(f"/puzzles/attempt/{attempt}/move", {"move": "1-2"}, **HX)
+    assert response.status_code == 400 and "That move is not allowed." in response.content.decode()
+    row = Attempt.objects.get(pk=attempt)
+    assert not row.failed and not row.rated and row.moves == []
+    html = solve_today(client).content.decode()
+    assert "Solved!" in html and "Streak: 1 day" in html
+    assert re.search(r'data-testid="rating-change">Rating \+\d+<', html)
+
+
 def test_streak_counts_consecutive_days_solved_on_the_day(client, student, pool):
     client.login(username=student.username, password=PASSWORD)
     today = daily.today()
