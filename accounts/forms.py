@@ -96,10 +96,12 @@ class ThrottledLogin:
 
 
 class LoginForm(ThrottledLogin, AuthenticationForm):
+    # Django's words, kept in the site's catalogue to be said with "ty" in Czech
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": _(
-            "The user name or the password is not right. Both tell small and capital letters apart."
+            "Please enter a correct %(username)s and password. Note that both fields may be "
+            "case-sensitive."
         ),
     }
 
@@ -115,9 +117,12 @@ class OwnSetPasswordForm(SetPasswordForm):
 class OwnPasswordChangeForm(PasswordChangeForm):
     """Changing the password on the profile, in the site's words."""
 
+    # Django's words, kept in the site's catalogue to be said with "ty" in Czech
     error_messages = {
         **PasswordChangeForm.error_messages,
-        "password_incorrect": _("Your old password is not right. Type it again."),
+        "password_incorrect": _(
+            "Your old password was entered incorrectly. Please enter it again."
+        ),
     }
 
     def __init__(self, *args, **kwargs) -> None:

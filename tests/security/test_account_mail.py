@@ -142,7 +142,7 @@ def test_a_refused_signup_is_in_czech_for_a_czech_visitor(client, settings):
     client.cookies["django_language"] = "cs"
     refused = signup(client, "user2", "", address="10.0.0.1")
     assert refused.status_code == 429
-    assert "Příliš mnoho registrací z vaší sítě" in refused.content.decode()
+    assert "Příliš mnoho registrací z tvé sítě" in refused.content.decode()
 
 
 def test_reset_requests_are_limited_per_client_address(client, settings):
@@ -188,7 +188,7 @@ def test_a_refused_reset_is_in_czech_for_a_czech_visitor(client, settings):
     client.post(RESET, {"email": "a@example.com"})
     refused = client.post(RESET, {"email": "b@example.com"})
     assert refused.status_code == 429
-    assert "Příliš mnoho žádostí o nové heslo z vaší sítě" in refused.content.decode()
+    assert "Příliš mnoho žádostí o nové heslo z tvé sítě" in refused.content.decode()
 
 
 def test_confirmation_mail_to_one_address_is_limited_too(client, student, settings):
