@@ -251,6 +251,21 @@ def test_the_board_takes_the_width_it_can_and_fits_a_phone(page, django_user_mod
     expect()(page.locator('[data-testid="puzzle-filters"]')).to_be_hidden()
 
 
+@pytest.mark.parametrize("course", ["czech", "international", "brazilian"])
+def test_every_lesson_step_shows_its_whole_board_on_a_phone(page, monkeypatch, course):
+    from lessons import views
+    from lessons.course import get_course
+
+    monkeypatch.setattr(views, "_locked", lambda request, step, tracker: None)
+    page.set_viewport_size(PHONE)
+    for step in get_course(course).steps:
+        page.goto(page.base_url + f"/learn/{course}/{step.lesson.slug}/{step.slug}/")
+        box = page.locator("#lesson-board .board-svg svg").bounding_box()
+        assert box is not None, step.slug
+        assert box["width"] >= PHONE["width"] - 32, (step.slug, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (step.slug, box)
+
+
 # -- keyboard and screen reader -----------------------------------------------------------------------
 
 
