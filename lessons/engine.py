@@ -174,7 +174,9 @@ def diagram_before(step: Step) -> SafeString:
 
 
 def compare_diagram(entry: Compare) -> SafeString:
-    return draw(dama.Board(entry.variant, entry.fen))
+    """One variant's board of a comparison, seen from the side to move (as the step's board is)."""
+    board = dama.Board(entry.variant, entry.fen)
+    return draw(board, flipped=solver_flipped(board))
 
 
 # -- reading what the learner entered ----------------------------------------------------------------
