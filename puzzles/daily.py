@@ -18,7 +18,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from core.kept import Kept
 from core.variants import VARIANT_NAMES
 
 from .models import Attempt, DailyPuzzle, Puzzle
@@ -108,25 +107,13 @@ def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
     )
 
 
-#: how long a process keeps the ids of today's daily puzzles (:func:`todays_ids`), in seconds
-TODAY_SECONDS = 30.0
-_today = Kept("puzzles", seconds=TODAY_SECONDS, size=4)
-
-
 def todays_ids() -> frozenset[int]:
     """The puzzles that are today's daily puzzles (of any variant): the stream leaves them out
-    and their plain address leads to the daily puzzle. Every stream request and puzzle page asks,
-    so each process keeps the answer for :data:`TODAY_SECONDS` (``core.kept``: a daily puzzle or
-    a puzzle saved anywhere drops it in every process at once)."""
-    day = today()
-    return _today.get(
-        day,
-        lambda: frozenset(DailyPuzzle.objects.filter(date=day).values_list("puzzle_id", flat=True)),
-    )
-
-
-def forget_today(**_signal: object) -> None:
-    _today.forget()
+    and their plain address leads to the daily puzzle. Read from the database on every call (one
+    small indexed query): the stream and the puzzle page must agree in every process, also in
+    the embedded default, whose cache is not shared between processes, or the stream would send
+    a player to a page that sends them on to the daily puzzle."""
+    return frozenset(DailyPuzzle.objects.filter(date=today()).values_list("puzzle_id", flat=True))
 
 
 def is_todays(puzzle: Puzzle) -> bool:

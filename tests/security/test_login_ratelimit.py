@@ -17,7 +17,7 @@ import time
 import uuid
 
 import pytest
-from django.core.cache import caches
+from django.core.cache import cache, caches
 
 from accounts import limits
 from core.ratelimit import Backoff
@@ -43,8 +43,14 @@ def log_in(client, username="standa", address="10.0.0.1", url=LOGIN, **extra):
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    """Moves time forward for the limiter and the cache's expiry alike: ``clock(seconds)``."""
+def clock(monkeypatch, settings):
+    """Moves time forward for the limiter and the cache's expiry alike: ``clock(seconds)``. The
+    cache is a local memory one here, whose expiry reads ``time.time`` (Redis, which CI's
+    settings use, expires keys by the server's own clock)."""
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "clock"}
+    }
+    cache.clear()  # this local cache outlives the test before
     offset = [0.0]
     real = time.time
     monkeypatch.setattr(time, "time", lambda: real() + offset[0])
@@ -52,7 +58,8 @@ def clock(monkeypatch):
     def advance(seconds: float) -> None:
         offset[0] += seconds
 
-    return advance
+    yield advance
+    cache.clear()
 
 
 def test_five_failures_make_the_sixth_attempt_wait_with_a_clear_429(client, student, settings):

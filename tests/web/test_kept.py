@@ -75,7 +75,7 @@ def test_the_pool_is_read_again_when_a_worker_writes_a_verdict(django_capture_on
     assert puzzle.pk not in {row[0] for row in stream.pool_rows(puzzle.variant)}
 
 
-def test_todays_daily_puzzle_set_by_another_process_is_known_here():
+def test_todays_daily_puzzle_set_by_another_process_is_known_here_at_once():
     puzzle = make_puzzle("czech_gain")
     assert puzzle.pk not in daily.todays_ids()
     DailyPuzzle.objects.bulk_create(
