@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+# first: decides whether the compiled engine or the pure-Python source is imported (dama._loader)
+from ._loader import COMPILED, build_info
 from .baseboard import BLACK, WHITE, Color, Move, MoveKey, Piece
 from .board import Board
 from .entry import Entry, EntryKind
@@ -31,6 +33,7 @@ ENGINE_VERSION = "dama-0.1.0"
 
 __all__ = [
     "BLACK",
+    "COMPILED",
     "ENGINE_VERSION",
     "VARIANTS",
     "VARIANT_NAMES",
@@ -53,6 +56,7 @@ __all__ = [
     "Piece",
     "Square",
     "Variant",
+    "build_info",
     "find_variant",
     "parse_square",
     "square_name",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m dama moves|perft|solve|explain|svg ...``.
+"""Command line: ``python -m dama moves|perft|solve|explain|svg|best|match ...``.
 
 Bad input (unknown variant, bad FEN, depth out of range) exits with status 2 and one line on
 stderr saying what is wrong.
@@ -13,6 +13,8 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
+from . import __version__
+from ._loader import describe
 from .board import Board
 from .errors import DamaError
 from .variants import VARIANT_NAMES
@@ -104,8 +106,67 @@ def cmd_mine(args: argparse.Namespace) -> int:
     return cli_mine(args)
 
 
+def cmd_best(args: argparse.Namespace) -> int:
+    from .search import best_move as level_move
+    from .search import search
+
+    board = _board(args)
+    if args.level is not None and not 1 <= args.level <= 8:
+        _fail(f"--level must be between 1 and 8, not {args.level}")
+    for name in ("depth", "seconds", "nodes"):
+        val = getattr(args, name)
+        if val is not None and not val > 0:
+            _fail(f"--{name} must be positive, not {val}")
+    if not board.generate_legal_moves():
+        _fail("the game is over: the side to move has no legal move")
+    if args.level is not None:
+        r = level_move(board, args.level, seed=args.seed)
+    else:
+        limits = (args.depth, args.seconds, args.nodes)
+        depth = args.depth if any(x is not None for x in limits) else 6
+        r = search(board, depth=depth, seconds=args.seconds, nodes=args.nodes, seed=args.seed)
+    print(r.move.route_str(0))
+    print(f"score {r.score}")
+    print(f"depth {r.depth}")
+    print(f"nodes {r.nodes}")
+    print("pv " + " ".join(m.route_str(0) for m in r.pv))
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .search import GameRecord, Player, format_match, play_match
+    from .variants import find_variant
+
+    variant = find_variant(args.variant).name
+    try:
+        a = Player.parse(args.a).with_seconds(args.seconds)
+        b = Player.parse(args.b).with_seconds(args.seconds)
+    except ValueError as e:
+        _fail(str(e))
+    if args.games < 1:
+        _fail(f"--games must be at least 1, not {args.games}")
+    if args.seconds is not None and not args.seconds > 0:
+        _fail(f"--seconds must be positive, not {args.seconds}")
+
+    def report(g: int, rec: GameRecord, a_white: bool) -> None:
+        if args.verbose:
+            result = "draw" if rec.winner is None else ("A" if rec.winner == a_white else "B")
+            sys.stderr.write(f"game {g + 1}: {result} ({rec.reason}, {len(rec.moves)} plies)\n")
+
+    score = play_match(variant, a, b, args.games, seed=args.seed, on_game=report)
+    for line in format_match(variant, a, b, score):
+        print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m dama", description="The dama draughts rules engine.")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"dama {__version__}, {describe()}",
+        help="print the version and which engine runs (compiled or pure Python), then exit",
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -156,6 +217,30 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--nodes", type=int, default=None, metavar="N", help="node limit")
     sp.add_argument("--proof", action="store_true", help="include the proof tree")
     sp.set_defaults(func=cmd_solve)
+
+    sp = sub.add_parser("best", help="search the position: print the move, score, depth, nodes, pv")
+    common(sp)
+    limit = sp.add_mutually_exclusive_group()
+    limit.add_argument("--level", type=int, metavar="N", help="playing level, 1-8")
+    limit.add_argument("--depth", type=int, metavar="D", help="search depth in plies")
+    limit.add_argument("--seconds", type=float, metavar="S", help="time limit")
+    sp.add_argument("--nodes", type=int, metavar="N", help="node limit (with --depth/--seconds)")
+    sp.add_argument("--seed", type=int, metavar="N", help="seed for the choice among equal moves")
+    sp.set_defaults(func=cmd_best)
+
+    sp = sub.add_parser("match", help="play two settings against each other, print the score")
+    sp.add_argument(
+        "--variant", required=True, metavar="V", help=f"the variant: {', '.join(VARIANT_NAMES)}"
+    )
+    sp.add_argument("--a", required=True, metavar="SPEC", help="player A, e.g. level=3 or depth=4")
+    sp.add_argument("--b", required=True, metavar="SPEC", help="player B, e.g. level=2")
+    sp.add_argument("--games", type=int, default=8, metavar="N", help="games (default 8)")
+    sp.add_argument(
+        "--seconds", type=float, metavar="S", help="seconds a move for a player without limits"
+    )
+    sp.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the games")
+    sp.add_argument("--verbose", action="store_true", help="a line on stderr after each game")
+    sp.set_defaults(func=cmd_match)
 
     sp = sub.add_parser("mine", help="mine proven-unique puzzles from self-play, write PDN")
     sp.add_argument(

@@ -45,6 +45,22 @@ class Piece(NamedTuple):
         return s.upper() if self.king else s
 
 
+def _detours(geo: Geometry, route: tuple[Square, ...], caps: tuple[Square, ...]) -> int:
+    """How many times ``route`` goes straight on after a capture without landing on the square
+    directly behind the captured piece. Routes with none come first: the PDN convention shows a
+    king that goes on in the same direction passing that square (``47x38x20``, not ``47x33x20``).
+    """
+    n = 0
+    rc = [geo.row_col(s) for s in route]
+    for i in range(1, len(rc) - 1):
+        (r0, c0), (r1, c1), (r2, c2) = rc[i - 1], rc[i], rc[i + 1]
+        d1 = (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0)
+        d2 = (r2 > r1) - (r2 < r1), (c2 > c1) - (c2 < c1)
+        if d1 == d2 and abs(r1 - geo.row_col(caps[i - 1])[0]) > 1:
+            n += 1
+    return n
+
+
 class Move:
     """A legal move: start, end, landing squares, captured squares in jump order, crowning.
 
@@ -395,7 +411,9 @@ class BaseBoard:
                     (start, *[sq[x] for x in lands]): tuple([sq[x] for x in caps])
                     for lands, caps in routes
                 }
-                full = tuple(sorted(by_route))
+                full = tuple(
+                    sorted(by_route, key=lambda f: (_detours(self.geo, f, by_route[f]), f))
+                )
                 route_caps = tuple(by_route[f] for f in full)
                 crowns = not kings & frm and bool(crown_row & to)
                 moves.append(

@@ -24,7 +24,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ._loader import COMPILED, build_info
 from .board import Board
 
 PY_DRAUGHTS_VERSION = "1.10.1"
@@ -64,6 +67,8 @@ class Row:
     #: the published node count, when there is one
     expected: int | None = None
     note: str = ""
+    #: both sides count the same nodes (perft); False where each counts its own (searches)
+    same_nodes: bool = True
 
     @property
     def ratio(self) -> float | None:
@@ -73,7 +78,7 @@ class Row:
 
     def check(self) -> str:
         counts = [self.ours.nodes] + ([self.theirs.nodes] if self.theirs else [])
-        if self.theirs is not None and self.theirs.nodes != self.ours.nodes:
+        if self.theirs is not None and self.same_nodes and self.theirs.nodes != self.ours.nodes:
             return "MISMATCH"
         if self.expected is None:
             return "-"
@@ -90,6 +95,8 @@ class BenchContext:
     table: dict[str, list[int]] = field(default_factory=dict)
     #: runs of each measurement; the fastest counts
     repeat: int = 1
+    #: variants the playing-engine sections play (empty: all)
+    variants: tuple[str, ...] = ()
 
     def expected(self, variant: str, depth: int) -> int | None:
         """The published perft of ``variant``'s start position at ``depth``, if known."""
@@ -312,12 +319,402 @@ def deep_solver_section(ctx: BenchContext) -> list[Row]:
     return rows
 
 
+# -- the playing engine: strength against py-draughts, nodes per second, the level ladder ---------
+PLAY_SECONDS = 0.1  #: time a move for both engines in the games against py-draughts
+PLAY_GAMES = 20  #: games per variant against py-draughts (openings x 2, colours swapped)
+QUICK_PLAY_GAMES = 2
+NPS_SECONDS = 0.5  #: time of each search in the nodes-per-second comparison
+LADDER_GAMES = 4  #: games per pair of neighbouring levels
+QUICK_LADDER_GAMES = 2
+_THEIR_ENGINES = {"international": "TurboEngine", "brazilian": "SimpleEngine"}
+
+
+def _their_squares(draughts: ModuleType, variant: str) -> list[int]:
+    """py-draughts 0-based square index -> our square number (its 8x8 squares by name)."""
+    from .geometry import geometry
+    from .variants import find_variant
+
+    g = geometry(find_variant(variant).size)
+    names = list(_their_board(draughts, variant).SQUARE_NAMES)
+    if names:
+        return [g.parse(n) or 0 for n in names]
+    return list(range(1, g.squares + 1))
+
+
+def _their_key(move: Any, squares: list[int]) -> tuple[int, int, frozenset[int]]:
+    route = move.square_list
+    return (
+        squares[route[0]],
+        squares[route[-1]],
+        frozenset(squares[c] for c in move.captured_list),
+    )
+
+
+def play_vs_draughts(
+    draughts: ModuleType,
+    variant: str,
+    opening: tuple[str, ...],
+    ours_white: bool,
+    seconds: float,
+    ply_cap: int = 0,
+) -> tuple[bool | None, str, int, float, float, int, float]:
+    """One game of our search against py-draughts' engine at ``seconds`` a move, from ``opening``.
+
+    Returns (did we win: True/False/None for a draw, the reason, plies, our seconds a move,
+    theirs (wall clock), our nodes and our CPU seconds). The game ends by our variant's rules
+    (:meth:`dama.Board.outcome`) or at ``ply_cap`` plies (default :data:`dama.search.PLY_CAP`),
+    a draw."""
+    from .search import PLY_CAP, opening_board, search
+
+    ours = opening_board(variant, opening)
+    assert isinstance(ours, Board)
+    theirs = _their_board(draughts, variant)
+    squares = _their_squares(draughts, variant)
+    engine = getattr(draughts, _THEIR_ENGINES[variant])(depth_limit=None, time_limit=seconds)
+
+    def sync(move_key: tuple[int, int, frozenset[int]]) -> None:
+        for tm in theirs.legal_moves:
+            if _their_key(tm, squares) == move_key:
+                theirs.push(tm)
+                return
+        raise RuntimeError(f"py-draughts has no move {move_key} in {ours.fen()}")
+
+    for m in ours.move_stack:
+        sync(m.key())
+    spent = [0.0, 0.0]
+    moved = [0, 0]
+    nodes = 0
+    cpu = 0.0
+    while True:
+        out = ours.outcome()
+        if out is not None:
+            won = None if out.winner is None else out.winner == ours_white
+            break
+        if ours.ply >= (ply_cap or PLY_CAP):
+            won, out = None, None
+            break
+        mine = ours.turn == ours_white
+        t0 = time.perf_counter()
+        if mine:
+            c0 = time.process_time()
+            r = search(ours, seconds=seconds, seed=ours.ply)
+            cpu += time.process_time() - c0
+            move = r.move
+            nodes += r.nodes
+        else:
+            key = _their_key(engine.get_best_move(theirs), squares)
+            move = next(m for m in ours.legal_moves if m.key() == key)
+        spent[0 if mine else 1] += time.perf_counter() - t0
+        moved[0 if mine else 1] += 1
+        sync(move.key())
+        ours.push(move)
+    reason = out.reason if out is not None else "ply_cap"
+    return (
+        won,
+        reason,
+        ours.ply,
+        spent[0] / max(moved[0], 1),
+        spent[1] / max(moved[1], 1),
+        nodes,
+        cpu,
+    )
+
+
+def play_section(ctx: BenchContext) -> list[Row]:
+    """Our engine against py-draughts at equal time a move (TurboEngine on international,
+    SimpleEngine on Brazilian), from the balanced openings of :data:`dama.search.OPENINGS` with
+    colours swapped; then nodes per second of both searches on the same positions."""
+    from .search import OPENINGS, opening_board, search
+
+    rows: list[Row] = []
+    if ctx.draughts is None:
+        ctx.out("  ... py-draughts is not installed: no games against it")
+        return rows
+    games = QUICK_PLAY_GAMES if ctx.quick else PLAY_GAMES
+    for variant in ("international", "brazilian"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        wins = draws = losses = 0
+        t_ours = t_theirs = 0.0
+        plies = nodes = 0
+        t_total = 0.0
+        for g in range(games):
+            opening = OPENINGS[variant][(g // 2) % len(OPENINGS[variant])]
+            won, reason, n, mine, theirs, used, cpu = play_vs_draughts(
+                ctx.draughts, variant, opening, g % 2 == 0, PLAY_SECONDS
+            )
+            wins += won is True
+            losses += won is False
+            draws += won is None
+            t_ours += mine
+            t_theirs += theirs
+            plies += n
+            nodes += used
+            t_total += cpu
+            result = {True: "win", False: "loss", None: "draw"}[won]
+            ctx.out(f"  ... {variant} game {g + 1}: {result} ({reason}, {n} plies)")
+        pct = 100.0 * (wins + draws / 2) / games
+        note = (
+            f"vs py-draughts {_THEIR_ENGINES[variant]} at {PLAY_SECONDS} s a move: {games} games, "
+            f"+{wins} ={draws} -{losses}, {pct:.1f} % of the points (target >= 75 %); "
+            f"seconds a move: dama {t_ours / games:.3f}, py-draughts {t_theirs / games:.3f}"
+        )
+        ctx.out(f"  {variant}: {note}")
+        rows.append(Row(f"{variant} games", None, Timing(nodes, t_total), note=note))
+    # nodes per second on the same positions (each library counts its own nodes)
+    turbo = ctx.draughts.TurboEngine
+    sq = _their_squares(ctx.draughts, "international")
+    ours_nodes = theirs_nodes = 0
+    ours_s = theirs_s = 0.0
+    for opening in OPENINGS["international"][: 3 if ctx.quick else len(OPENINGS["international"])]:
+        board = opening_board("international", opening)
+        t0 = time.process_time()
+        ours_nodes += search(board, seconds=NPS_SECONDS).nodes
+        ours_s += time.process_time() - t0
+        theirs = _their_board(ctx.draughts, "international")
+        for m in board.move_stack:
+            key = m.key()
+            theirs.push(next(tm for tm in theirs.legal_moves if _their_key(tm, sq) == key))
+        engine = turbo(depth_limit=None, time_limit=NPS_SECONDS)
+        t0 = time.process_time()
+        engine.get_best_move(theirs)
+        theirs_s += time.process_time() - t0
+        theirs_nodes += int(engine.nodes)
+    row = Row(
+        "international search",
+        None,
+        Timing(ours_nodes, ours_s),
+        Timing(theirs_nodes, theirs_s),
+        f"py-draughts TurboEngine search, {NPS_SECONDS} s on each opening position",
+        same_nodes=False,
+    )
+    ctx.out(f"  ... search nodes/s: dama {row.ours.nps:,.0f}, TurboEngine {_fmt_nps(row.theirs)}")
+    rows.append(row)
+    return rows
+
+
+def ladder_section(ctx: BenchContext) -> list[Row]:
+    """Each level against the level below, in every variant (``python -m dama match``)."""
+    from .search import Player, play_match
+
+    rows: list[Row] = []
+    summary: list[str] = []
+    games = QUICK_LADDER_GAMES if ctx.quick else LADDER_GAMES
+    for variant in ("czech", "international", "brazilian"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        for level in range(2, 9):
+            t0 = time.process_time()
+            score = play_match(variant, Player(level=level), Player(level=level - 1), games)
+            dt = time.process_time() - t0
+            note = (
+                f"level {level} vs {level - 1}: +{score.wins} ={score.draws} -{score.losses}, "
+                f"{score.percent:.1f} % (target >= 65 %)"
+            )
+            ctx.out(f"  ... {variant} {note} ({dt:.0f} s)")
+            summary.append(f"  {variant} {note}")
+    for line in summary:  # no nodes/s rows: the table below is for speed
+        ctx.out(line)
+    return rows
+
+
+# -- both builds: the compiled engine against pure Python, in one run ------------------------------
+BUILD_PERFT_DEPTHS = {"international": 7, "brazilian": 8, "czech": 8}
+QUICK_BUILD_PERFT_DEPTHS = {"international": 5, "brazilian": 6, "czech": 6}
+#: puzzles of each variant's corpus file proved with --quick (all of them otherwise)
+QUICK_SOLVER_PUZZLES = 20
+#: the node limit of each playing search (the same tree in both builds)
+SEARCH_NODES = 40_000
+QUICK_SEARCH_NODES = 5_000
+THEIR_SEARCH_SECONDS = 0.5
+WORKLOADS = ("perft:international", "perft:brazilian", "perft:czech", "solver", "search")
+
+
+def _perft_workload(variant: str, quick: bool) -> tuple[int, int]:
+    depth = (QUICK_BUILD_PERFT_DEPTHS if quick else BUILD_PERFT_DEPTHS)[variant]
+    return Board(variant).perft(depth), 1
+
+
+def _solver_workload(quick: bool) -> tuple[int, int]:
+    from .pdn import read_tags
+    from .solve import Limits, solve
+
+    nodes = proofs = 0
+    for variant in ("international", "brazilian", "czech"):
+        tags = read_tags((_CORPUS / f"{variant}.pdn").read_text(encoding="utf-8"))
+        for t in tags[:QUICK_SOLVER_PUZZLES] if quick else tags:
+            v = solve(Board(variant, t["FEN"]), t["Goal"], Limits(moves=int(t["Horizon"])))
+            nodes += v.nodes
+            proofs += 1
+    return nodes, proofs
+
+
+def _search_workload(quick: bool) -> tuple[int, int]:
+    from .search import OPENINGS, opening_board, search
+
+    nodes = positions = 0
+    for opening in OPENINGS["international"]:
+        board = opening_board("international", opening)
+        nodes += search(board, nodes=QUICK_SEARCH_NODES if quick else SEARCH_NODES).nodes
+        positions += 1
+    return nodes, positions
+
+
+def run_workload(name: str, quick: bool) -> tuple[int, int]:
+    """(nodes, items) of one workload: items are proofs for ``solver``, positions for
+    ``search``, 1 for perft."""
+    if name.startswith("perft:"):
+        return _perft_workload(name.split(":", 1)[1], quick)
+    if name == "solver":
+        return _solver_workload(quick)
+    if name == "search":
+        return _search_workload(quick)
+    raise ValueError(f"unknown workload {name!r}: one of {', '.join(WORKLOADS)}")
+
+
+def timed_workload(name: str, quick: bool, repeat: int) -> tuple[int, int, float]:
+    """(nodes, items, seconds): the fastest of ``repeat`` runs, in CPU seconds."""
+    best = None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        nodes, items = run_workload(name, quick)
+        dt = time.process_time() - t0
+        if best is not None and best[0] != nodes:
+            raise RuntimeError(f"{name} counted {best[0]} nodes, then {nodes}")
+        if best is None or dt < best[2]:
+            best = (nodes, items, dt)
+    assert best is not None
+    return best
+
+
+def timed_pure(name: str, quick: bool, repeat: int) -> tuple[int, int, float]:
+    """:func:`timed_workload` in a child process running pure Python (``DAMA_PURE=1``)."""
+    code = "import sys; from dama.bench import workload_main; sys.exit(workload_main())"
+    cmd = [sys.executable, "-c", code, name, "--repeat", str(repeat)]
+    env = {**os.environ, "DAMA_PURE": "1"}
+    out = subprocess.run(
+        cmd + (["--quick"] if quick else []), env=env, capture_output=True, text=True, check=True
+    ).stdout
+    d = json.loads(out.strip().splitlines()[-1])
+    assert d["compiled"] is False
+    return int(d["nodes"]), int(d["items"]), float(d["seconds"])
+
+
+def _theirs(ctx: BenchContext, name: str) -> tuple[Timing | None, str]:
+    if ctx.draughts is None:
+        return None, ""
+    if name == "perft:international":
+        depth = (QUICK_BUILD_PERFT_DEPTHS if ctx.quick else BUILD_PERFT_DEPTHS)["international"]
+        turbo = importlib.import_module("draughts.engines.turbo")
+        job = (turbo.perft_from_board, (_their_board(ctx.draughts, "international"), depth))
+        return measure(ctx.repeat, job)[0], "py-draughts TurboEngine perft"
+    if name == "perft:brazilian":
+        depth = (QUICK_BUILD_PERFT_DEPTHS if ctx.quick else BUILD_PERFT_DEPTHS)["brazilian"]
+        job = (api_perft, (_their_board(ctx.draughts, "brazilian"), depth))
+        return measure(ctx.repeat, job)[0], "py-draughts public API perft"
+    if name == "search":
+        from .search import OPENINGS, opening_board
+
+        sq = _their_squares(ctx.draughts, "international")
+        nodes, seconds = 0, 0.0
+        for opening in OPENINGS["international"]:
+            board = opening_board("international", opening)
+            theirs = _their_board(ctx.draughts, "international")
+            for m in board.move_stack:
+                key = m.key()
+                theirs.push(next(tm for tm in theirs.legal_moves if _their_key(tm, sq) == key))
+            engine = ctx.draughts.TurboEngine(depth_limit=None, time_limit=THEIR_SEARCH_SECONDS)
+            t0 = time.process_time()
+            engine.get_best_move(theirs)
+            seconds += time.process_time() - t0
+            nodes += int(engine.nodes)
+        return Timing(nodes, seconds), "py-draughts TurboEngine search (its own tree)"
+    return None, ""
+
+
+def _label(name: str, quick: bool) -> str:
+    if name.startswith("perft:"):
+        v = name.split(":", 1)[1]
+        return f"{v} perft {(QUICK_BUILD_PERFT_DEPTHS if quick else BUILD_PERFT_DEPTHS)[v]}"
+    return {"solver": "solver, corpus", "search": "playing search"}[name]
+
+
+def builds_section(ctx: BenchContext) -> list[Row]:
+    """The compiled engine (in this process, when :data:`dama.COMPILED`) against pure Python (a
+    child process with ``DAMA_PURE=1``) and py-draughts on the same work: perft from the start
+    positions, proving the puzzle corpus (nodes/s and proofs/s), the playing search with a node
+    limit on the balanced international openings (py-draughts: TurboEngine's nodes/s on the same
+    positions, its own tree)."""
+    rows: list[Row] = []
+    info = build_info()
+    if not COMPILED:
+        ctx.out(f"  ... the compiled engine is not in use ({info['reason']}): pure Python only")
+    summary: list[str] = []
+    for name in WORKLOADS:
+        pn, pitems, ps = timed_pure(name, ctx.quick, ctx.repeat)
+        pure = Timing(pn, ps)
+        theirs, against = _theirs(ctx, name)
+        label = _label(name, ctx.quick)
+        same = name != "search"
+        rows.append(Row(f"{label} [pure]", None, pure, theirs, against, same_nodes=same))
+        line = f"  {label}: pure {pure.nps:,.0f} nodes/s"
+        if COMPILED:
+            cn, citems, cs = timed_workload(name, ctx.quick, ctx.repeat)
+            if cn != pn:
+                raise RuntimeError(f"{name}: compiled {cn} nodes, pure {pn}: the builds differ")
+            comp = Timing(cn, cs)
+            x = comp.nps / pure.nps
+            rows.append(
+                Row(
+                    f"{label} [compiled]",
+                    None,
+                    comp,
+                    theirs,
+                    against,
+                    note=f"{x:.1f}x pure Python",
+                    same_nodes=same,
+                )
+            )
+            line += f", compiled {comp.nps:,.0f} nodes/s: {x:.1f}x pure Python"
+            if name == "solver":
+                line += f"; proofs/s: pure {pitems / ps:.1f}, compiled {citems / cs:.1f}"
+            if theirs is not None:
+                line += (
+                    f"; vs {against} {theirs.nps:,.0f} nodes/s: compiled "
+                    f"{comp.nps / theirs.nps:.2f}x, pure {pure.nps / theirs.nps:.2f}x"
+                )
+        elif theirs is not None:
+            line += f"; vs {against} {theirs.nps:,.0f}: {pure.nps / theirs.nps:.2f}x"
+        ctx.out(line)
+        summary.append(line)
+    ctx.out("")
+    ctx.out("Builds (ratios of nodes per second on the same work):")
+    for line in summary:
+        ctx.out(line)
+    return rows
+
+
+def workload_main(argv: Sequence[str] | None = None) -> int:
+    """The child of :func:`timed_pure`: one workload, one JSON line on stdout."""
+    p = argparse.ArgumentParser(prog="dama.bench workload")
+    p.add_argument("workload", choices=WORKLOADS)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--repeat", type=int, default=1)
+    args = p.parse_args(argv)
+    nodes, items, seconds = timed_workload(args.workload, args.quick, max(1, args.repeat))
+    print(json.dumps({"compiled": COMPILED, "nodes": nodes, "items": items, "seconds": seconds}))
+    return 0
+
+
 #: the bench, in order; add a Section to add a benchmark
 SECTIONS: list[Section] = [
     Section("perft", "perft: fast core (Board.perft) from the start positions", perft_section),
     Section("api", "perft through the public API (legal_moves, push, pop)", api_section),
     Section("solver", "solver: proving a fixed sample of the puzzle corpus", solver_section),
     Section("deep", "solver: 15-ply uniqueness proofs (horizon 6 + 2)", deep_solver_section),
+    Section("play", "playing engine: games against py-draughts, search nodes/s", play_section),
+    Section("ladder", "playing engine: each level against the level below", ladder_section),
+    Section("builds", "both builds: the compiled engine against pure Python", builds_section),
 ]
 
 
@@ -403,6 +800,19 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         help=f"run only this section (repeatable): {', '.join(names)}",
     )
     p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="V",
+        help="play and ladder sections: only this variant (repeatable)",
+    )
+    p.add_argument(
+        "names",
+        nargs="*",
+        metavar="SECTION",
+        help="sections to run, as --section (e.g. `python -m dama.bench play ladder`)",
+    )
+    p.add_argument(
         "--repeat",
         type=int,
         default=None,
@@ -410,12 +820,21 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         help="runs of each measurement, the fastest counts (default 3, 1 with --quick)",
     )
     args = p.parse_args(argv)
+    for name in args.names:
+        if name not in names:
+            p.error(f"unknown section {name!r}: choose from {', '.join(names)}")
+    args.section = (args.section or []) + args.names
     repeat = args.repeat if args.repeat is not None else (1 if args.quick else 3)
     if repeat < 1:
         p.error("--repeat must be at least 1")
     draughts, found = load_draughts()
     ctx = BenchContext(
-        quick=args.quick, draughts=draughts, out=out, table=_load_table(), repeat=repeat
+        quick=args.quick,
+        draughts=draughts,
+        out=out,
+        table=_load_table(),
+        repeat=repeat,
+        variants=tuple(args.variant),
     )
     out(f"dama bench: Python {platform.python_version()} on {platform.machine()}; {found}")
     out(

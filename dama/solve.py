@@ -63,6 +63,17 @@ or disproven up to a horizon), move ordering (the move that worked or refuted be
 last solver move only captures and crownings can gain material, so only they are tried) and the
 compulsory-capture rule, which makes the trees narrow.
 
+The search is also compiled with mypyc (:mod:`dama._loader`), and most of its time in native code
+goes to Python objects, so it is written to make few: one table per side to move, each position
+``(white, black, kings)`` a key built once per node (typed ``object``: a typed tuple would be boxed
+again at each use) to one entry ``(proven, failed, best)`` of small ints and a move; moves are the
+generator's tuples passed on as they are, a node without a possible capture asks for none. Only
+nodes that searched below themselves are stored: a leaf (the goal reached, no move, no move left)
+would store only what it finds again by itself at the same cost, one node (a solver node with no
+move left, never stored, does not even look its position up). A position without kings cannot recur
+below itself (men only advance, captures only remove), so its entry is not read again after the
+search below it.
+
 >>> from dama import Board
 >>> v = solve(Board("czech", "W:W28,K29:B18,11,4,24"), "capture")
 >>> v.kind, v.solution
@@ -79,14 +90,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, cast, final
 
-from ._core import Core, RawMove, core
+from ._core import Core, RawMove, bit_index, core, popcount
 from .errors import DamaError
 from .proof import ProofMove, ProofTree
 
 if TYPE_CHECKING:
     import argparse
+
+    from mypy_extensions import i64  # a machine word when compiled (see dama._core)
 
     from .baseboard import Move
     from .board import Board
@@ -114,8 +127,10 @@ DEFAULT_MOVES = 5
 #: progress callback: (nodes searched, current horizon in plies, seconds elapsed)
 Progress = Callable[[int, int, float], None]
 
-_INF = 1 << 30
-_CHECK_EVERY = 10_000
+_INF: Final = 1 << 30
+#: beyond every horizon (at most 30 + 2 solver moves), and a small int (no allocation when boxed)
+_FAR: Final = 255
+_CHECK_EVERY: Final = 10_000
 _MAX_PROOF_NODES = 5_000
 
 
@@ -337,12 +352,38 @@ class _Abort(Exception):
         self.reason = reason
 
 
-def _material(side: int, kings: int) -> int:
-    return side.bit_count() + 2 * (side & kings).bit_count()
+def _material(side: i64, kings: i64) -> i64:
+    return popcount(side) + 2 * popcount(side & kings)
 
 
+@final
 class _Search:
-    """The AND-OR search of one :func:`solve` call (its tables live as long as the call)."""
+    """The AND-OR search of one :func:`solve` call (its tables live as long as the call).
+
+    Methods, not closures, over typed attributes: compiled by mypyc (:mod:`dama._loader`) the
+    search runs as native code; run as Python it is the same code.
+    """
+
+    c: Core
+    me: bool
+    opp: bool
+    is_gain: bool
+    need: i64
+    base: i64
+    my_crown: i64
+    opp_crown: i64
+    max_nodes: i64
+    deadline: float
+    progress: Progress | None
+    t0: float
+    nodes: i64
+    horizon: int
+    next_check: i64
+    #: the transposition tables, solver / defender to move: (white, black, kings) -> (proven,
+    #: failed, best): the solver moves it needs at most (_FAR: not proven), the horizon it
+    #: failed within (-1: none, _FAR: every one), the move that last worked or refuted (or None)
+    or_table: dict[object, tuple[int, int, object]]
+    and_table: dict[object, tuple[int, int, object]]
 
     def __init__(
         self,
@@ -356,162 +397,281 @@ class _Search:
     ) -> None:
         self.c = c
         self.me = me
-        self.goal = goal
+        self.opp = not me
+        self.is_gain = goal.kind == "gain"
+        self.need = goal.n
+        self.base = base
+        self.my_crown = c.white_crown if me else c.black_crown
+        self.opp_crown = c.black_crown if me else c.white_crown
+        self.max_nodes = limits.nodes
+        self.deadline = t0 + limits.seconds
+        self.progress = progress
+        self.t0 = t0
         self.nodes = 0
         self.horizon = 0
-        self.t0 = t0
-        is_gain = goal.kind == "gain"
-        need = goal.n
-        captures = c.captures
-        quiets = c.quiets
-        make = c.make
-        opp = not me
-        my_crown = c.white_crown if me else c.black_crown
-        max_nodes = limits.nodes
-        deadline = t0 + limits.seconds
-        or_proven: dict[tuple[int, int, int], int] = {}
-        or_failed: dict[tuple[int, int, int], int] = {}
-        and_proven: dict[tuple[int, int, int], int] = {}
-        and_failed: dict[tuple[int, int, int], int] = {}
-        or_best: dict[tuple[int, int, int], RawMove] = {}
-        and_best: dict[tuple[int, int, int], RawMove] = {}
-        next_check = min(_CHECK_EVERY, max_nodes)
+        self.next_check = min(_CHECK_EVERY, limits.nodes)
+        self.or_table = {}
+        self.and_table = {}
 
-        def balance(w: int, b: int, k: int) -> int:
-            """The solver's material balance, relative to the start position."""
+    def balance(self, w: i64, b: i64, k: i64) -> i64:
+        """The solver's material balance, relative to the start position."""
+        if self.me:
+            return _material(w, k) - _material(b, k) - self.base
+        return _material(b, k) - _material(w, k) - self.base
+
+    def check(self) -> None:
+        self.next_check = min(self.nodes + _CHECK_EVERY, self.max_nodes)
+        now = time.perf_counter()
+        if self.progress is not None:
+            self.progress(self.nodes, 2 * self.horizon, now - self.t0)
+        if self.nodes >= self.max_nodes:
+            raise _Abort("nodes")
+        if now >= self.deadline:
+            raise _Abort("seconds")
+
+    def blocking(
+        self, w: i64, b: i64, k: i64, moves: list[RawMove], skip: list[RawMove]
+    ) -> list[RawMove]:
+        """The solver's quiet ``moves`` (not in ``skip``) after which the defender has no
+        legal move. A man's quiet move is stopped only by a piece on its landing square, so
+        while the defender has no king, only a solver move onto the one square every defender
+        quiet move lands on can block them all."""
+        c, me, opp = self.c, self.me, self.opp
+        theirs = (w if opp else b) & k
+        cands = moves
+        pending = c._captures(w, b, k, opp)
+        if pending and not theirs and not any(p[2] & (p[2] - 1) for p in pending):
+            # each pending single capture must go: its piece moved away or its square taken
+            cands = [m for m in cands if all(m[0] == p[2] or m[1] == p[1] for p in pending)]
+        # the first square of each defender quiet move: a man's landing square, a king's next
+        # square along each open diagonal; one solver piece can take only one of them (a set of
+        # squares as a bitboard)
+        occ = w | b
+        empty = c.valid & ~occ
+        men = (w if opp else b) & ~k
+        if opp:
+            ends = ((men >> c.s_ul) | (men >> c.s_ur)) & empty
+        else:
+            ends = ((men << c.s_dl) | (men << c.s_dr)) & empty
+        rays = c.rays
+        one: i64 = 1
+        x = theirs
+        while x and not ends & (ends - 1):
+            low = x & -x
+            x ^= low
+            for ray in rays[bit_index(low)]:
+                if ray and not (occ >> ray[0]) & 1:
+                    ends |= one << ray[0]
+        if ends & (ends - 1):
+            return []
+        if ends:
+            cands = [m for m in cands if m[1] & ends]
+        out = []
+        frm: i64
+        to: i64
+        cap: i64
+        for m in cands:
+            if m in skip:
+                continue
+            frm, to, cap = m
+            if k & frm:
+                k2 = (k & ~frm & ~cap) | to
+            else:
+                k2 = k & ~cap
+                if to & self.my_crown:
+                    k2 |= to
             if me:
-                return _material(w, k) - _material(b, k) - base
-            return _material(b, k) - _material(w, k) - base
+                w2, b2 = (w & ~frm) | to, b & ~cap
+            else:
+                w2, b2 = w & ~cap, (b & ~frm) | to
+            if not c._count_quiets(w2, b2, k2, opp) and not c._captures(w2, b2, k2, opp):
+                out.append(m)
+        return out
 
-        def check() -> None:
-            nonlocal next_check
-            next_check = min(self.nodes + _CHECK_EVERY, max_nodes)
-            now = time.perf_counter()
-            if progress is not None:
-                progress(self.nodes, 2 * self.horizon, now - t0)
-            if self.nodes >= max_nodes:
-                raise _Abort("nodes")
-            if now >= deadline:
-                raise _Abort("seconds")
-
-        def or_node(w: int, b: int, k: int, r: int) -> int:
-            """Solver to move with ``r`` moves left: solver moves needed (an upper bound), or _INF."""
-            self.nodes += 1
-            if self.nodes >= next_check:
-                check()
-            key = (w, b, k)
-            d = or_proven.get(key)
-            if d is not None and d <= r:
-                return d
-            f = or_failed.get(key, -1)
-            if r <= f:
+    def or_node(self, w: i64, b: i64, k: i64, r: i64) -> i64:
+        """Solver to move with ``r`` moves left: solver moves needed (an upper bound), or _INF."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        c = self.c
+        me = self.me
+        own, them = (w, b) if me else (b, w)
+        if r == 0:
+            # no move left: the goal reached or not, here, whatever the table says (only
+            # positions searched below themselves are stored, and those only from r = 1 on)
+            can = own & k or c._man_can_capture(own & ~k, them, c.valid & ~(w | b), me)
+            if can and c._captures(w, b, k, me):
                 return _INF
-            moves = captures(w, b, k, me)
-            if not moves:
-                if is_gain and balance(w, b, k) >= need:
-                    or_proven[key] = 0
-                    return 0
-                if r == 0:
-                    or_failed[key] = max(f, 0)
-                    return _INF
-                moves = quiets(w, b, k, me)
-                if not moves:
-                    or_failed[key] = _INF
-                    return _INF
-                if r == 1 and is_gain:
-                    # a last quiet move gains material only by crowning a man
-                    if balance(w, b, k) + 2 < need:
-                        or_failed[key] = max(f, 1)
-                        return _INF
-                    moves = [m for m in moves if m[1] & my_crown and not m[0] & k]
-            elif r == 0:
-                or_failed[key] = max(f, 0)
-                return _INF
-            best = or_best.get(key)
-            if best is not None and len(moves) > 1 and best in moves:
-                moves = [best, *(m for m in moves if m != best)]
-            r1 = r - 1
-            for m in moves:
-                w2, b2, k2 = make(w, b, k, me, m)
-                d = and_node(w2, b2, k2, r1)
-                if d < _INF:
-                    d += 1
-                    old = or_proven.get(key)
-                    if old is None or d < old:
-                        or_proven[key] = d
-                    or_best[key] = m
-                    return d
-            or_failed[key] = r
+            if self.is_gain and self.balance(w, b, k) >= self.need:
+                return 0
             return _INF
-
-        def and_node(w: int, b: int, k: int, r: int) -> int:
-            """Defender to move, the solver with ``r`` moves left after it."""
-            self.nodes += 1
-            if self.nodes >= next_check:
-                check()
-            key = (w, b, k)
-            d = and_proven.get(key)
-            if d is not None and d <= r:
+        key: object = (w, b, k)  # boxed once for every use below (see the module docstring)
+        table = self.or_table
+        e = table.get(key)
+        if e is None:
+            d: i64 = _FAR
+            f: i64 = -1
+            best: object = None
+        else:
+            d, f, best = e
+            if d <= r:
                 return d
-            f = and_failed.get(key, -1)
             if r <= f:
                 return _INF
-            moves = captures(w, b, k, opp)
+        moves: list[object] | None = None
+        if own & k or c._man_can_capture(own & ~k, them, c.valid & ~(w | b), me):
+            moves = cast("list[object]", c._captures(w, b, k, me))
+        if not moves:
+            if self.is_gain and self.balance(w, b, k) >= self.need:
+                return 0
+            moves = cast("list[object]", c._quiets(w, b, k, me))
             if not moves:
-                if is_gain and balance(w, b, k) >= need:
-                    and_proven[key] = 0
-                    return 0
-                moves = quiets(w, b, k, opp)
+                return _INF
+            if r == 1 and self.is_gain:
+                # a last quiet move reaches the goal only by crowning a man or by leaving
+                # the defender without a legal move
+                quiet = cast("list[RawMove]", moves)
+                crown = self.my_crown
+                crowning = (
+                    [m for m in quiet if m[1] & crown and not m[0] & k]
+                    if self.balance(w, b, k) + 2 >= self.need
+                    else []
+                )
+                moves = cast("list[object]", crowning + self.blocking(w, b, k, quiet, crowning))
                 if not moves:
-                    and_proven[key] = 0
-                    return 0
-                if r == 0:
-                    and_failed[key] = max(f, 0)
                     return _INF
-            best = and_best.get(key)
-            if best is not None and len(moves) > 1 and best in moves:
-                moves = [best, *(m for m in moves if m != best)]
-            worst = 0
-            for m in moves:
-                w2, b2, k2 = make(w, b, k, opp, m)
-                d = or_node(w2, b2, k2, r)
-                if d >= _INF:
-                    and_failed[key] = r
-                    and_best[key] = m
+        if best is not None and len(moves) > 1 and best in moves:
+            i = moves.index(best)
+            if i:  # the best move first, the others in order (moves is a new list: no copy)
+                moves.insert(0, moves.pop(i))
+        r1 = r - 1
+        crown = self.my_crown
+        frm: i64
+        to: i64
+        cap: i64
+        for m in moves:
+            frm, to, cap = cast("RawMove", m)  # made here, not by Core.make: no tuple per move
+            if k & frm:
+                k2 = (k & ~frm & ~cap) | to
+            else:
+                k2 = k & ~cap
+                if to & crown:
+                    k2 |= to
+            if me:
+                n = self.and_node((w & ~frm) | to, b & ~cap, k2, r1)
+            else:
+                n = self.and_node(w & ~cap, (b & ~frm) | to, k2, r1)
+            if n < _INF:
+                n += 1
+                if k:  # the search below may have stored this position too: read it again
+                    e = table.get(key)
+                    if e is not None:
+                        d, f, best = e
+                table[key] = (min(n, d), f, m)
+                return n
+        if k:
+            e = table.get(key)
+            if e is not None:
+                d, f, best = e
+        table[key] = (d, r, best)
+        return _INF
+
+    def and_node(self, w: i64, b: i64, k: i64, r: i64) -> i64:
+        """Defender to move, the solver with ``r`` moves left after it."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        key: object = (w, b, k)
+        table = self.and_table
+        e = table.get(key)
+        if e is None:
+            d: i64 = _FAR
+            f: i64 = -1
+            best: object = None
+        else:
+            d, f, best = e
+            if d <= r:
+                return d
+            if r <= f:
+                return _INF
+        c = self.c
+        opp = self.opp
+        own, them = (w, b) if opp else (b, w)
+        moves: list[object] | None = None
+        if own & k or c._man_can_capture(own & ~k, them, c.valid & ~(w | b), opp):
+            moves = cast("list[object]", c._captures(w, b, k, opp))
+        if not moves:
+            if self.is_gain and self.balance(w, b, k) >= self.need:
+                return 0
+            if r == 0:  # whether the defender can move at all: counted, no list
+                if c._count_quiets(w, b, k, opp):
                     return _INF
-                if d > worst:
-                    worst = d
-            old = and_proven.get(key)
-            if old is None or worst < old:
-                and_proven[key] = worst
-            return worst
+                return 0
+            moves = cast("list[object]", c._quiets(w, b, k, opp))
+            if not moves:
+                return 0
+        if best is not None and len(moves) > 1 and best in moves:
+            i = moves.index(best)
+            if i:  # the best move first, the others in order (moves is a new list: no copy)
+                moves.insert(0, moves.pop(i))
+        worst: i64 = 0
+        crown = self.opp_crown
+        frm: i64
+        to: i64
+        cap: i64
+        for m in moves:
+            frm, to, cap = cast("RawMove", m)
+            if k & frm:
+                k2 = (k & ~frm & ~cap) | to
+            else:
+                k2 = k & ~cap
+                if to & crown:
+                    k2 |= to
+            if opp:
+                n = self.or_node((w & ~frm) | to, b & ~cap, k2, r)
+            else:
+                n = self.or_node(w & ~cap, (b & ~frm) | to, k2, r)
+            if n >= _INF:
+                if k:
+                    e = table.get(key)
+                    if e is not None:
+                        d, f, best = e
+                table[key] = (d, r, m)
+                return _INF
+            if n > worst:
+                worst = n
+        if k:
+            e = table.get(key)
+            if e is not None:
+                d, f, best = e
+        if worst < d:  # else the entry already says so
+            table[key] = (worst, f, best)
+        return worst
 
-        def reached_or(w: int, b: int, k: int) -> bool:
-            return is_gain and balance(w, b, k) >= need and not captures(w, b, k, me)
+    def reached_or(self, w: int, b: int, k: int) -> bool:
+        return (
+            self.is_gain
+            and self.balance(w, b, k) >= self.need
+            and not self.c.captures(w, b, k, self.me)
+        )
 
-        def reached_and(w: int, b: int, k: int) -> bool:
-            if captures(w, b, k, opp):
-                return False
-            if is_gain and balance(w, b, k) >= need:
-                return True
-            return not quiets(w, b, k, opp)
-
-        self.or_node = or_node
-        self.and_node = and_node
-        self.reached_or = reached_or
-        self.reached_and = reached_and
-        self.check = check
+    def reached_and(self, w: int, b: int, k: int) -> bool:
+        if self.c.captures(w, b, k, self.opp):
+            return False
+        if self.is_gain and self.balance(w, b, k) >= self.need:
+            return True
+        return not self.c.quiets(w, b, k, self.opp)
 
     # exact distances by iterative deepening (the tables make the repeats cheap)
     def or_exact(self, pos: tuple[int, int, int], rmax: int) -> int:
         for r in range(rmax + 1):
-            if self.or_node(*pos, r) < _INF:
+            if self.or_node(pos[0], pos[1], pos[2], r) < _INF:
                 return r
         return _INF
 
     def and_exact(self, pos: tuple[int, int, int], rmax: int) -> int:
         for r in range(rmax + 1):
-            if self.and_node(*pos, r) < _INF:
+            if self.and_node(pos[0], pos[1], pos[2], r) < _INF:
                 return r
         return _INF
 
@@ -522,26 +682,28 @@ def material_search(c: Core, w: int, b: int, k: int, turn: bool, depth: int) -> 
     A short look-ahead for move choice (the self-play player, the best try of a refuted puzzle);
     not part of any proof. A side with no legal move scores -100.
     """
+    return _material_ab(c, w, b, k, turn, depth, -1000, 1000)
 
-    def rec(w: int, b: int, k: int, turn: bool, depth: int, alpha: int, beta: int) -> int:
-        moves = c.captures(w, b, k, turn)
+
+def _material_ab(
+    c: Core, w: int, b: int, k: int, turn: bool, depth: int, alpha: int, beta: int
+) -> int:
+    moves = c.captures(w, b, k, turn)
+    if not moves:
+        if depth <= 0:
+            own, oth = (w, b) if turn else (b, w)
+            return _material(own, k) - _material(oth, k)
+        moves = c.quiets(w, b, k, turn)
         if not moves:
-            if depth <= 0:
-                own, oth = (w, b) if turn else (b, w)
-                return _material(own, k) - _material(oth, k)
-            moves = c.quiets(w, b, k, turn)
-            if not moves:
-                return -100
-        for m in moves:
-            w2, b2, k2 = c.make(w, b, k, turn, m)
-            s = -rec(w2, b2, k2, not turn, depth - 1, -beta, -alpha)
-            if s > alpha:
-                alpha = s
-                if alpha >= beta:
-                    break
-        return alpha
-
-    return rec(w, b, k, turn, depth, -1000, 1000)
+            return -100
+    for m in moves:
+        w2, b2, k2 = c.make(w, b, k, turn, m)
+        s = -_material_ab(c, w2, b2, k2, not turn, depth - 1, -beta, -alpha)
+        if s > alpha:
+            alpha = s
+            if alpha >= beta:
+                break
+    return alpha
 
 
 # -- building the verdict ------------------------------------------------------------------------
@@ -613,6 +775,16 @@ def solve(
     cooked verdict stops at the first second solution (faster when only uniqueness matters). Raises
     :class:`InvalidGoalError` or :class:`InvalidLimitsError` for bad arguments only.
     """
+    return _solve(board, goal, limits, progress, all_cooks)
+
+
+def _solve(
+    board: Board,
+    goal: Goal | str,
+    limits: Limits | None,
+    progress: Progress | None,
+    all_cooks: bool,
+) -> Verdict:
     from . import ENGINE_VERSION
 
     g = parse_goal(goal)
