@@ -10,6 +10,8 @@ value of one of four kinds (:class:`EntryKind`):
     named only its start and end);
 ``partial``
     the clicked squares so far begin a capture that goes on (``candidates``, ``next_landings``);
+    a click on the piece and then on a capture's last landing reads as that capture, as its
+    typed text ``22x8`` does;
 ``illegal``
     a well-formed move the rules do not allow here, with the engine's ``explanation``;
 ``unreadable``
@@ -24,6 +26,8 @@ value of one of four kinds (:class:`EntryKind`):
 >>> entry = board.read_entry(route="22,15")
 >>> entry.kind, entry.next_landings, entry.text
 (<EntryKind.PARTIAL: 'partial'>, (8,), '22x15')
+>>> board.read_entry(route="22,8").route  # the piece, then the capture's last landing
+(22, 15, 8)
 >>> board.read_entry(text="22x8").route
 (22, 15, 8)
 >>> entry = board.read_entry(text="22x15")
@@ -64,7 +68,8 @@ UNREADABLE_REASONS: dict[str, str] = {
     "bad_route": "the clicked route is not a list of squares of this board",
     "one_square": "the clicked route has one square: the piece's destination is missing",
     "syntax": "the text is not move notation (the explanation says why)",
-    "ambiguous": "a short text that names several legal moves (listed in candidates)",
+    "ambiguous": "a short text or a click from a piece straight to a last landing that names"
+    " several legal moves (listed in candidates)",
 }
 
 # explanation codes that mean "this is not a move at all" rather than "this move is illegal"
@@ -179,6 +184,14 @@ def _read_route(board: BaseBoard, route: str | Iterable[int]) -> Entry:
     if started:
         return Entry(EntryKind.PARTIAL, "x".join(names), squares, candidates=started)
     start, end = squares[0], squares[-1]
+    if n == 2:
+        # the piece, then straight to the capture's last landing: as the typed ``23x7`` reads
+        ends = tuple(m for m in legal if m.captured and m.start == start and m.end == end)
+        if len(ends) == 1:
+            return Entry(EntryKind.MOVE, _move_text(board, ends[0], squares), squares, ends[0])
+        if ends:
+            text = "x".join(names)
+            return Entry(EntryKind.UNREADABLE, text, squares, candidates=ends, reason="ambiguous")
     jumped = (
         n > 2
         or _piece_between(board, start, end)

@@ -47,6 +47,21 @@ def test_a_partial_king_route_lists_every_next_landing_of_every_move_it_starts()
     assert set(entry.candidates) == {m for m in board.legal_moves if m.routes[0][:2] == (2, 11)}
 
 
+def test_a_click_from_the_piece_to_the_last_landing_is_the_capture() -> None:
+    # as the typed short text 22x8 reads: one capture starts on 22 and ends on 8
+    entry = Board("czech", CAPTURE).read_entry(route="22,8")
+    assert entry.kind is EntryKind.MOVE
+    assert entry.move is not None and entry.route == (22, 15, 8)
+    assert not entry.names_route and entry.text == "22x8"
+
+
+def test_a_click_to_the_last_landing_of_two_captures_is_ambiguous() -> None:
+    # 22x13x6 and 22x15x6 take different men and both end on 6
+    entry = Board("czech", "W:W22:B18,17,10,9").read_entry(route="22,6")
+    assert entry.kind is EntryKind.UNREADABLE and entry.reason == "ambiguous"
+    assert sorted(m.routes for m in entry.candidates) == [((22, 13, 6),), ((22, 15, 6),)]
+
+
 def test_a_clicked_illegal_move_is_explained() -> None:
     entry = Board("czech").read_entry(route="22,26")
     assert entry.kind is EntryKind.ILLEGAL
