@@ -32,21 +32,27 @@ from ._core import Core, RawMove, core
 from .baseboard import Move
 from .board import Board
 from .pdn import GameError, position_pdn, read_games
+from .shots import Line, named_shots
 from .solve import Limits, Verdict, material_search, solve
 from .variants import Variant, find_variant
 
 __all__ = [
+    "MAX_HORIZON",
     "MOTIF_PREDICATES",
     "MinedPuzzle",
     "SolutionLine",
     "difficulty",
+    "engine_game",
     "examine",
+    "is_dual_free",
+    "main_line_duals",
     "mine",
     "motifs",
     "pdn_positions",
     "play_game",
     "puzzle_pdn",
     "puzzles_pdn",
+    "was_allowed",
 ]
 
 Position = tuple[int, int, int, bool]
@@ -55,9 +61,14 @@ RULE_MOTIFS = ("king_priority", "majority", "turkish_strike", "no_crown_in_passi
 
 #: default share of each goal kind in :func:`mine`
 DEFAULT_MIX = {"capture": 0.3, "gain": 0.55, "win": 0.15}
-#: limits of the proofs run while mining (a candidate that needs more is skipped)
-MINING_LIMITS = Limits(moves=4, nodes=100_000, seconds=5.0)
-MINING_LIMITS_10x10 = Limits(moves=3, nodes=30_000, seconds=2.0)
+#: limits of the proofs run while mining (a candidate that needs more is skipped); the horizon is
+#: the longest solution looked for (the puzzle's own horizon is its minimal solution length)
+MINING_LIMITS = Limits(moves=8, nodes=60_000, seconds=2.0)
+MINING_LIMITS_10x10 = Limits(moves=6, nodes=25_000, seconds=1.5)
+#: the deepest puzzle horizon mined
+MAX_HORIZON = 8
+#: limits of the check that another move of the opponent avoided the puzzle
+ALLOWED_LIMITS = Limits(nodes=20_000, seconds=1.0)
 
 
 # -- the solution line and motif predicates -------------------------------------------------------
@@ -277,6 +288,7 @@ def motifs(line: SolutionLine) -> tuple[str, ...]:
         elif isinstance(val, int) and val > 0:
             tags.append(f"{name}:{val}")
     tags.extend(sorted(motif_rules(line)))
+    tags.extend(named_shots(Line.from_moves(line.board, line.moves, rule_motifs)))
     return tuple(tags)
 
 
@@ -342,6 +354,8 @@ class MinedPuzzle:
     duals: int = 0
     nodes: int = 0
     engine_version: str = ""
+    #: the verdict that proves it, as compact JSON (shipped in the ``Proof`` tag), or ""
+    proof: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -363,7 +377,9 @@ def _balance(pos: Position) -> int:
     return own.bit_count() + 2 * (own & k).bit_count() - opp.bit_count() - 2 * (opp & k).bit_count()
 
 
-def _puzzle(board: Board, v: Verdict, source: str) -> MinedPuzzle:
+def mined_puzzle(board: Board, v: Verdict, source: str) -> MinedPuzzle:
+    """A proven verdict of ``board`` as a puzzle: its motifs (with the named shots), difficulty and
+    proof."""
     line = SolutionLine.from_texts(board, v.solution, v.goal)
     return MinedPuzzle(
         variant=board.variant.name,
@@ -377,19 +393,50 @@ def _puzzle(board: Board, v: Verdict, source: str) -> MinedPuzzle:
         duals=v.duals,
         nodes=v.nodes,
         engine_version=v.engine_version,
+        proof=v.to_json(separators=(",", ":")),
     )
 
 
-def _prove_tight(board: Board, goal: str, limits: Limits) -> Verdict | None:
-    """Solve with ``limits``; when unique, solve again with the horizon set to the solution length
-    (the puzzle's stated horizon). None unless the final verdict is unique."""
-    v = solve(board, goal, limits, all_cooks=False)
+def main_line_duals(v: Verdict) -> int | None:
+    """The solver turns of the main line, after the first move, at which more than one move (any
+    of its equivalent routes counts as one) reaches the goal in the remaining moves, read from the
+    proof tree; None when the proof does not reach every solver turn of the main line (a proof
+    cut short by its size budget), so the rule cannot be checked.
+
+    >>> b = Board("czech", "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15")
+    >>> main_line_duals(solve(b, "gain:1", Limits(moves=2)))
+    0
+    """
     if v.kind != "unique":
         return None
-    if v.length != v.horizon:
-        v = solve(board, goal, replace(limits, moves=v.length), all_cooks=False)
-        if v.kind != "unique":
+    tree = v.tree
+    sol = v.solution
+    n = 0
+    for i in range(2, len(sol), 2):
+        accepted = tree.accepted(sol[:i])
+        if not accepted:
             return None
+        if len(accepted) > 1:
+            n += 1
+    return n
+
+
+def is_dual_free(v: Verdict) -> bool:
+    """The no-dual rule: ``v`` is unique (one first move, also at the horizon + 2) and at every
+    later solver turn of the main line exactly one move reaches the goal in the remaining moves."""
+    return v.kind == "unique" and main_line_duals(v) == 0
+
+
+def _prove_tight(board: Board, goal: str, limits: Limits) -> Verdict | None:
+    """Solve with ``limits``; when a solution is found shorter than the horizon, solve again with
+    the horizon set to the solution length (the puzzle's stated horizon, so the uniqueness margin
+    is that length + 2). None unless the final verdict is unique and free of duals on the main
+    line (:func:`is_dual_free`)."""
+    v = solve(board, goal, limits, all_cooks=False)
+    if v.length and v.length != v.horizon and v.kind in ("unique", "cooked", "undecided"):
+        v = solve(board, goal, replace(limits, moves=v.length), all_cooks=False)
+    if not is_dual_free(v):
+        return None
     return v
 
 
@@ -432,7 +479,7 @@ def examine(
         if rules or len(m.captured) >= 3:
             v = solve(board, "capture")
             if v.kind == "unique":
-                out.append(_puzzle(board, v, source))
+                out.append(mined_puzzle(board, v, source))
     if len(legal) < 2 or not kinds & {"gain", "win"}:
         return out
     score = material_search(c, *pos, look_ahead) if "gain" in kinds or not near_end else 0
@@ -443,7 +490,7 @@ def examine(
                 board, "win", replace(limits, moves=4, nodes=min(limits.nodes, 40_000))
             )
             if v2 is not None and (v2.length >= 2 or has_cap):
-                pz = _puzzle(board, v2, source)
+                pz = mined_puzzle(board, v2, source)
                 if _worth_keeping(pz):
                     out.append(pz)
         return out
@@ -453,6 +500,9 @@ def examine(
         while n >= 1 and n not in tried and len(tried) < 2:
             tried.add(n)
             v = solve(board, f"gain:{n}", limits, all_cooks=False)
+            if v.length and v.length != v.horizon and v.kind in ("unique", "cooked", "undecided"):
+                # judged at its own length (the uniqueness margin is that length + 2)
+                v = solve(board, f"gain:{n}", replace(limits, moves=v.length), all_cooks=False)
             if v.kind == "cooked" and n + 1 <= 6:
                 n += 1
                 continue
@@ -460,13 +510,10 @@ def examine(
                 n -= 1
                 continue
             if v.kind == "unique":
-                if v.length != v.horizon:
-                    v3 = solve(board, f"gain:{n}", replace(limits, moves=v.length), all_cooks=False)
-                    if v3.kind != "unique":
-                        break
-                    v = v3
+                if not is_dual_free(v):
+                    break
                 if v.length >= 2 or has_cap:
-                    pz = _puzzle(board, v, source)
+                    pz = mined_puzzle(board, v, source)
                     if _worth_keeping(pz):
                         out.append(pz)
             break
@@ -516,6 +563,91 @@ def play_game(
     return out
 
 
+def engine_game(
+    variant: str | Variant,
+    seed: int,
+    level: int = 4,
+    max_plies: int = 160,
+    nodes: int | None = None,
+) -> list[Position]:
+    """The positions (before each move) of a game :mod:`dama.search` plays against itself at
+    ``level`` (>= 4 gives natural positions: both sides play sound moves, and a mistake is a
+    real one), from one of the balanced openings :data:`dama.search.OPENINGS` picked by ``seed``,
+    followed by two plies chosen at random among moves a 2-ply look-ahead finds safe, so that the
+    openings vary. ``nodes`` bounds each move's search (faster, weaker: more mistakes to punish).
+    """
+    from .search import LEVELS, OPENINGS, best_move, search
+
+    v = find_variant(variant)
+    rng = random.Random(seed)
+    c = core(v)
+    b = Board(v)
+    out: list[Position] = []
+    for route in OPENINGS[v.name][rng.randrange(len(OPENINGS[v.name]))]:
+        out.append(b.key())
+        b.push(b.parse_move(route))
+    for _ in range(2):  # two varied plies, among the moves a short look-ahead finds safe
+        pos = b.key()
+        moves = c.moves(*pos)
+        if not moves:
+            return out
+        safe = [m for m in moves if -material_search(c, *c.make(*pos, m), not pos[3], 1) >= 0]
+        out.append(pos)
+        b.push(_move_of(b, rng.choice(safe or moves)))
+    lv = LEVELS[level]
+    while len(out) < max_plies:
+        out.append(b.key())
+        if b.outcome() is not None:
+            break
+        if nodes is not None:
+            r = search(b, depth=lv.depth, nodes=nodes, seed=rng.randrange(1 << 30))
+        else:
+            r = best_move(b, level, seed=rng.randrange(1 << 30))
+        b.push(r.move)
+    return out
+
+
+def _move_of(b: Board, m: RawMove) -> Move:
+    g = b.geo
+    for mv in b.legal_moves:
+        cap = 0
+        for sq in mv.captured:
+            cap |= 1 << g.bit_of[sq]
+        if (1 << g.bit_of[mv.start], 1 << g.bit_of[mv.end], cap) == m:
+            return mv
+    raise ValueError("not a legal move")  # pragma: no cover - moves come from the generator
+
+
+def was_allowed(
+    variant: str | Variant,
+    before: Position,
+    after: Position,
+    pz: MinedPuzzle,
+    limits: Limits = ALLOWED_LIMITS,
+    tries: int = 6,
+) -> bool:
+    """The opponent's last move allowed puzzle ``pz``: from ``before`` (the opponent to move; its
+    move led to ``after``, the puzzle's position) another move exists after which the solver has
+    no way to reach the puzzle's goal within its horizon. A forced move allows nothing.
+    """
+    v = find_variant(variant)
+    c = core(v)
+    played = None
+    for m in c.moves(*before):
+        if (*c.make(*before, m), not before[3]) == after:
+            played = m
+            break
+    others = [m for m in c.moves(*before) if m != played]
+    w, b, k, t = before
+    others.sort(key=lambda m: material_search(c, *c.make(w, b, k, t, m), not t, 1))
+    lim = replace(limits, moves=pz.horizon)
+    for m in others[:tries]:
+        nb = _board_at(v, (*c.make(w, b, k, t, m), not t))
+        if solve(nb, pz.goal, lim, all_cooks=False).kind == "no_solution":
+            return True
+    return False
+
+
 def pdn_positions(text: str, variant: str | Variant) -> Iterator[tuple[str, Position]]:
     """(source label, position) for the position before every move of the main line of every
     game of ``variant`` in a PDN text (read by :func:`dama.pdn.read_games`; entries that are not
@@ -541,9 +673,20 @@ def mine(
     limits: Limits = MINING_LIMITS,
     progress: Callable[[int, int, dict[str, int]], None] | None = None,
     max_games: int = 100_000,
+    natural: bool = False,
+    level: int = 4,
+    nodes: int | None = None,
+    first_game: int = 1,
+    skip: Callable[[str, str], bool] | None = None,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
     ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
+
+    ``natural``: the games are played by :func:`engine_game` at ``level`` (``nodes`` per move),
+    games ``first_game`` to ``first_game + max_games - 1`` of ``seed``, and a ``gain`` puzzle is
+    kept only when the opponent's last move allowed it (:func:`was_allowed`); PDN ``positions``
+    are held to the same rule when ``natural`` is set. ``skip(fen, goal)`` is True for a puzzle
+    already known (mining is resumable: known puzzles are not yielded again).
 
     ``progress(games, found, per_kind)`` is called after each game. Positions are never repeated.
     """
@@ -571,19 +714,28 @@ def mine(
             for label, pos in positions:
                 yield (label, pos, False)
             return
-        for gno in range(1, max_games + 1):
-            game = play_game(v, rng, max_plies=200 if v.size == 10 else 160)
+        for gno in range(first_game, first_game + max_games):
+            if natural:
+                game = engine_game(v, seed * 1_000_003 + gno, level, 160, nodes)
+                source = f"engine {v.name} level {level} seed {seed}"
+            else:
+                game = play_game(v, rng, max_plies=200 if v.size == 10 else 160)
+                source = f"selfplay {v.name} seed {seed}"
             won = not c.moves(*game[-1])
             for ply, p in enumerate(game):
                 # the winner to move in the last moves of a decided game: a win puzzle candidate
                 near_end = won and len(game) - ply <= 9 and (len(game) - ply) % 2 == 0
-                yield (f"selfplay {v.name} seed {seed} game {gno} ply {ply}", p, near_end)
+                yield (f"{source} game {gno} ply {ply}", p, near_end)
             if progress is not None:
                 progress(gno, found, dict(got))
 
+    prev: tuple[str, Position] | None = None
     for label, p, near_end in stream():
         if found >= count:
             return
+        game_label = label.rsplit(" ply ", 1)[0]
+        before = prev[1] if prev is not None and prev[0] == game_label else None
+        prev = (game_label, p)
         if p in seen:
             continue
         seen.add(p)
@@ -592,6 +744,16 @@ def mine(
             return
         if open_kinds == ["win"] and not near_end:
             continue
+        if natural and "gain" in open_kinds:
+            # a gain the opponent's last move allowed: the solver ends up ahead of where it stood
+            # before that move (not the recapture of an exchange in progress)
+            ahead = (
+                before is not None and material_search(c, *p, look_ahead) + _balance(before) >= 1
+            )
+            if not ahead:
+                open_kinds = [kk for kk in open_kinds if kk != "gain"]
+                if not open_kinds:
+                    continue
         for pz in examine(_board_at(v, p), open_kinds, label, limits, look_ahead, near_end):
             kind = pz.goal.split(":")[0]
             if got.get(kind, 0) >= quota.get(kind, 0):
@@ -599,6 +761,10 @@ def mine(
             # near duplicates (the same shot a ply later) teach nothing new
             same = (kind, pz.solution[0], pz.solution[-1])
             if same in lines:
+                continue
+            if skip is not None and skip(pz.fen, pz.goal):
+                continue
+            if natural and kind == "gain" and (before is None or not was_allowed(v, before, p, pz)):
                 continue
             lines.add(same)
             got[kind] += 1
@@ -657,7 +823,7 @@ def mine_rule_captures(
         verdict = solve(b, "capture")
         if verdict.kind == "unique":
             found += 1
-            yield _puzzle(b, verdict, f"random placement {v.name} seed {seed} try {tries}")
+            yield mined_puzzle(b, verdict, f"random placement {v.name} seed {seed} try {tries}")
 
 
 # -- PDN ------------------------------------------------------------------------------------------
@@ -680,6 +846,7 @@ def puzzle_pdn(p: MinedPuzzle, extra_tags: Mapping[str, str] | None = None) -> s
         "Duals": str(p.duals),
         "Source": p.source,
         "Engine": p.engine_version,
+        **({"Proof": p.proof} if p.proof else {}),
         **(extra_tags or {}),
     }
     return position_pdn(Board(v, p.fen), tags)

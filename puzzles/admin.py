@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import engine
-from .models import Puzzle
+from .models import MiningJob, Puzzle
 
 #: the fields the verification writes (read-only in the admin), in display order
 PROOF_FIELDS = [
@@ -142,3 +142,33 @@ class RatingHistoryAdmin(admin.ModelAdmin):
     list_display = ["user", "variant", "rating", "deviation", "at"]
     list_filter = ["variant"]
     raw_id_fields = ["user", "attempt"]
+
+
+@admin.register(MiningJob)
+class MiningJobAdmin(admin.ModelAdmin):
+    """Mining runs are started and followed on the staff's mining page; the admin lists them."""
+
+    list_display = [
+        "pk",
+        "variant",
+        "status",
+        "tasks",
+        "done_tasks",
+        "found",
+        "known",
+        "created_at",
+    ]
+    list_filter = ["variant", "status"]
+    readonly_fields = [
+        "status",
+        "done_tasks",
+        "games_played",
+        "found",
+        "known",
+        "cpu_seconds",
+        "finished_seeds",
+        "workers",
+        "created_at",
+        "updated_at",
+    ]
+    raw_id_fields = ["created_by"]

@@ -116,8 +116,7 @@ def check_line(variant: str, fen: str, moves: Iterable[str]) -> None:
     core_board.play_line(variant, fen, moves)
 
 
-def white_to_move(fen: str) -> bool:
-    return fen.strip()[:1].upper() != "B"
+white_to_move = core_board.white_to_move
 
 
 # -- proofs ----------------------------------------------------------------------------------------
@@ -314,23 +313,75 @@ def mine(
     *,
     pdn_text: str | None = None,
     progress: Callable[[int, int, dict[str, int]], None] | None = None,
+    natural: bool = False,
+    level: int = 4,
+    nodes: int | None = None,
+    first_game: int = 1,
+    max_games: int = 100_000,
+    skip: Callable[[str, str], bool] | None = None,
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
-    ``pdn_text``), as plain data; ``progress(games, found, per_goal)`` after each game."""
+    ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
+    each game. ``natural``: games of the engine at ``level`` (see :func:`dama.mine.mine`), and a
+    gain kept only when the opponent's last move allowed it; a position for which
+    ``skip(fen, goal)`` says so is passed over (already known: mining is resumable)."""
     get_variant(variant)
     positions = dama.mine.pdn_positions(pdn_text, variant) if pdn_text is not None else None
-    for p in dama.mine.mine(variant, count, seed, positions=positions, progress=progress):
-        yield PuzzleData(
-            variant=p.variant,
-            fen=p.fen,
-            goal=p.goal,
-            horizon=p.horizon,
-            solution=list(p.solution),
-            motifs=list(p.motifs),
-            difficulty=p.difficulty,
-            source=p.source,
-            engine_version=p.engine_version,
-        )
+    for p in dama.mine.mine(
+        variant,
+        count,
+        seed,
+        positions=positions,
+        progress=progress,
+        natural=natural,
+        level=level,
+        nodes=nodes,
+        first_game=first_game,
+        max_games=max_games,
+        skip=skip,
+    ):
+        yield _mined_data(p)
+
+
+def _mined_data(p: dama.mine.MinedPuzzle) -> PuzzleData:
+    return PuzzleData(
+        variant=p.variant,
+        fen=p.fen,
+        goal=p.goal,
+        horizon=p.horizon,
+        solution=list(p.solution),
+        motifs=list(p.motifs),
+        difficulty=p.difficulty,
+        source=p.source,
+        engine_version=p.engine_version,
+        proof=json.loads(p.proof) if p.proof else None,
+    )
+
+
+def requalify(variant: str, text: str) -> Iterator[PuzzleData]:
+    """The puzzles of a PDN text that today's rules keep: proven unique at their horizon with no
+    dual on the main line, their motifs (with the named shots) and difficulty recomputed."""
+    for entry in read_puzzles(text, variant):
+        if isinstance(entry, Exception):
+            continue
+        board = dama.Board(variant, entry.fen)
+        horizon = entry.horizon or default_horizon(entry.goal)
+        verdict = dama.solve.solve(board, entry.goal, dama.solve.Limits(moves=horizon))
+        if dama.mine.is_dual_free(verdict):
+            yield _mined_data(dama.mine.mined_puzzle(board, verdict, entry.source))
+
+
+def piece_count(variant: str, fen: str) -> int:
+    """How many pieces stand on the board of a position."""
+    board = position(fen, variant)
+    return (board.white | board.black).bit_count()
+
+
+def shot_names() -> frozenset[str]:
+    """The named shots the engine recognises (the motifs that name a combination)."""
+    import dama.shots
+
+    return frozenset(shot.name for shot in dama.shots.SHOTS)
 
 
 # -- the trainer (issue 6): boards, entered moves, refutations, replays -----------------------------

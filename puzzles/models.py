@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from core.kept import Kept
 from core.variants import VARIANT_CHOICES
 
-from . import engine, glicko2
+from . import engine, glicko2, signals
 from .trainer import (
     Conflict,
     Judge,
@@ -822,7 +822,10 @@ class Attempt(models.Model):
         accepted = judge.find(line, (start, end, frozenset(captured)))
         if accepted is None:
             self.moves = [*self.moves, {"text": entry.notation, "ok": False, "ms": ms}]
+            first_failure = not self.failed
             change = self._fail(player)
+            if first_failure:
+                signals.attempt_failed.send(sender=Attempt, attempt=self, player=player)
             # refuted by the proof's worker (no search here); none stored: answered without
             refutation = judge.refutation(line, entry.route)
             if refutation:
@@ -845,6 +848,7 @@ class Attempt(models.Model):
             change = self._write_and_rate(
                 player, ["moves", "line", "position", "solved", *FINISH_FIELDS], score
             )
+            signals.attempt_finished.send(sender=Attempt, attempt=self, player=player)
             return Result(
                 Outcome.SOLVED,
                 gettext("Solved!") if not self.failed else gettext("Solved, after a mistake."),
@@ -884,9 +888,11 @@ class Attempt(models.Model):
         self.solution_shown = True
         self.failed = True
         self._stamp_finish()
-        return self._write_and_rate(
+        change = self._write_and_rate(
             player, ["solution_shown", "failed", *FINISH_FIELDS], 0.0 if first_failure else None
         )
+        signals.attempt_finished.send(sender=Attempt, attempt=self, player=player)
+        return change
 
     def retry(self, player: Player) -> Attempt:
         """Back to the start: the same attempt while unfinished, else a new (unrated) replay."""
@@ -1058,3 +1064,72 @@ class DailyPuzzle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} {self.date}: {self.puzzle}"
+
+
+class MiningJob(models.Model):
+    """A run of puzzle mining fanned out over the workers: ``tasks`` tasks, task ``i`` playing
+    engine games of seed ``first_seed + i`` (see :mod:`puzzles.mining`). Each task adds what it did
+    with :meth:`record`; staff follow it on its page."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+
+    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
+    first_seed = models.PositiveIntegerField(_("first seed"), default=1)
+    tasks = models.PositiveSmallIntegerField(_("tasks"))
+    games = models.PositiveIntegerField(_("games per task"))
+    per_task = models.PositiveIntegerField(_("puzzles per task at most"), default=1000)
+    level = models.PositiveSmallIntegerField(_("engine level"), default=4)
+    nodes = models.PositiveIntegerField(_("search nodes per move"), default=1500)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    done_tasks = models.PositiveSmallIntegerField(default=0)
+    games_played = models.PositiveIntegerField(default=0)
+    found = models.PositiveIntegerField(default=0)
+    known = models.PositiveIntegerField(default=0)
+    cpu_seconds = models.FloatField(default=0.0)
+    #: the seeds whose task has finished (a task delivered twice counts once)
+    finished_seeds = models.JSONField(default=list, blank=True)
+    workers = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"mining {self.variant} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("puzzles:mining_job", args=[self.pk])
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done_tasks / self.tasks) if self.tasks else 100
+
+    @property
+    def per_cpu_hour(self) -> float:
+        return 3600 * self.found / self.cpu_seconds if self.cpu_seconds else 0.0
+
+    def record(self, seed: int, *, found: int, known: int, games: int, seconds: float,
+               worker: str, finished: bool) -> None:  # fmt: skip
+        """Add one task's work (its games, new and already known puzzles, CPU time); a task that
+        finished marks its seed done once, even when it was delivered twice."""
+        with transaction.atomic():
+            job = MiningJob.objects.select_for_update().get(pk=self.pk)
+            job.found = F("found") + found
+            job.known = F("known") + known
+            job.games_played = F("games_played") + games
+            job.cpu_seconds = F("cpu_seconds") + seconds
+            if worker and worker not in job.workers:
+                job.workers = [*job.workers, worker]
+            if finished and seed not in job.finished_seeds:
+                job.finished_seeds = [*job.finished_seeds, seed]
+                job.done_tasks = len(job.finished_seeds)
+                if job.done_tasks >= job.tasks:
+                    job.status = MiningJob.Status.DONE
+            job.save()
+        self.refresh_from_db()

@@ -82,3 +82,21 @@ def verify_stale_puzzles() -> int:
     if count:
         logger.info("%s puzzles queued for re-verification with the current engine", count)
     return count
+
+
+@shared_task(
+    name="puzzles.deep_mine_range",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    max_retries=5,
+)
+def deep_mine_range(self, job_id: int, seed: int) -> dict[str, int]:
+    """Mine the games of ``seed`` for mining job ``job_id`` (the ``deep`` queue; idempotent:
+    puzzles already known are skipped, a finished seed is not mined again)."""
+    from . import mining
+
+    worker = self.request.hostname or platform.node()
+    return mining.mine_range(job_id, seed, worker)

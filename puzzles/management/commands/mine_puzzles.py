@@ -2,6 +2,10 @@
 
 manage.py mine_puzzles --variant czech --count 50 --seed 7 --out fixtures/puzzles/czech.pdn
 manage.py mine_puzzles --variant international --count 10 --from-pdn games.pdn --save
+manage.py mine_puzzles --variant czech --count 10 --from-pdn games.pdn --natural
+
+With ``--natural`` a gain is kept only when the opponent's last move allowed it (another move
+avoided it), the way the corpus is mined from the engine's games.
 """
 
 from __future__ import annotations
@@ -29,15 +33,21 @@ class Command(BaseCommand):
             "--from-pdn", metavar="FILE", help="take positions from the games of this PDN file"
         )
         parser.add_argument(
+            "--natural",
+            action="store_true",
+            help="keep a gain only when the opponent's last move allowed it (engine games at "
+            "level 4 without --from-pdn)",
+        )
+        parser.add_argument(
             "--out", metavar="FILE", help="write the PDN here (default: standard output)"
         )
         parser.add_argument(
             "--save",
             action="store_true",
-            help="also save them as puzzles (their proofs are queued for the workers)",
+            help="also save them as puzzles, proven (the mining proved them)",
         )
 
-    def handle(self, *args, variant, count, seed, from_pdn, out, save, **opts):
+    def handle(self, *args, variant, count, seed, from_pdn, out, save, natural=False, **opts):
         if count < 1:
             raise CommandError("--count must be at least 1.")
         pdn_text = None
@@ -54,7 +64,10 @@ class Command(BaseCommand):
             bar.show(got, note=f"games {games}")
 
         bar.show(0)
-        for puzzle in engine.mine(variant, count, seed, pdn_text=pdn_text, progress=progress):
+        mined = engine.mine(
+            variant, count, seed, pdn_text=pdn_text, progress=progress, natural=natural
+        )
+        for puzzle in mined:
             found.append(puzzle)
             bar.show(len(found), note=f"{puzzle.goal}")
         bar.finish()

@@ -1,0 +1,80 @@
+"""Puzzle mining on the workers (issue 17): a job fanned out as a Celery group of tasks, one per
+seed, each playing engine games and saving the natural, proven, dual-free puzzles it finds.
+
+Idempotent and resumable: a puzzle whose position and goal are already in the corpus is skipped
+(never saved twice), so a task delivered again, or a job started again over the same seeds, adds
+only what is new. Staff start a job and follow it on :func:`puzzles.views_mining.job` (the page
+polls its progress).
+
+>>> from puzzles.mining import seeds_of  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.db import transaction
+
+from . import engine
+from .models import MiningJob, Puzzle
+
+
+def seeds_of(job: MiningJob) -> list[int]:
+    return [job.first_seed + i for i in range(job.tasks)]
+
+
+def start_job(variant: str, *, tasks: int, games: int, per_task: int = 1000, level: int = 4,
+              nodes: int = 1500, first_seed: int = 1, user: Any = None) -> MiningJob:  # fmt: skip
+    """Create a job and send its tasks, one per seed, as a group once the row is committed."""
+    job = MiningJob.objects.create(
+        variant=variant, tasks=tasks, games=games, per_task=per_task, level=level, nodes=nodes,
+        first_seed=first_seed, created_by=user if getattr(user, "pk", None) else None,
+    )  # fmt: skip
+    transaction.on_commit(lambda: send(job))
+    return job
+
+
+def send(job: MiningJob) -> None:
+    from celery import group
+
+    from .tasks import deep_mine_range
+
+    group(deep_mine_range.s(job.pk, seed) for seed in seeds_of(job)).apply_async()
+
+
+def mine_range(job_id: int, seed: int, worker: str = "") -> dict[str, int]:
+    """Task body: mine the job's games of ``seed``, save the new puzzles, record the work."""
+    job = MiningJob.objects.filter(pk=job_id).first()
+    if job is None or seed in job.finished_seeds:
+        return {"found": 0, "known": 0, "games": 0}
+    t0 = time.process_time()
+    known = set(
+        Puzzle.objects.filter(variant=job.variant, author__isnull=True).values_list("fen", "goal")
+    )
+    counts = {"found": 0, "known": 0, "games": 0}
+
+    def skip(fen: str, goal: str) -> bool:
+        if (engine.normalize_fen(fen, job.variant), goal) in known:
+            counts["known"] += 1
+            return True
+        return False
+
+    def progress(games: int, found: int, per_kind: dict[str, int]) -> None:
+        counts["games"] = games
+
+    for data in engine.mine(
+        job.variant, job.per_task, seed, natural=True, level=job.level, nodes=job.nodes,
+        max_games=job.games, skip=skip, progress=progress,
+    ):  # fmt: skip
+        _puzzle, status = Puzzle.objects.import_data(data)
+        if status == "created":
+            counts["found"] += 1
+        else:
+            counts["known"] += 1
+        known.add((engine.normalize_fen(data.fen, job.variant), data.goal))
+    job.record(
+        seed, found=counts["found"], known=counts["known"], games=counts["games"],
+        seconds=time.process_time() - t0, worker=worker, finished=True,
+    )  # fmt: skip
+    return counts

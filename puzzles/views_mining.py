@@ -1,0 +1,58 @@
+"""Staff pages of puzzle mining (issue 17): start a job on the workers and follow it live (the work
+runs on the workers, never in the request). Mining a PDN file of games is the command
+``manage.py mine_puzzles --from-pdn FILE --natural``; a staff upload of such a file is not built."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from core.variants import VARIANT_CHOICES
+
+from . import mining
+from .models import MiningJob
+
+
+class MiningForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES)
+    tasks = forms.IntegerField(
+        label=_("Tasks (one seed each)"), min_value=1, max_value=64, initial=4
+    )
+    games = forms.IntegerField(label=_("Games per task"), min_value=1, max_value=20, initial=4)
+    first_seed = forms.IntegerField(label=_("First seed"), min_value=1, initial=1)
+
+
+@staff_member_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def jobs(request: HttpRequest) -> HttpResponse:
+    """The mining jobs and a form to start one."""
+    form = MiningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        job = mining.start_job(
+            form.cleaned_data["variant"],
+            tasks=form.cleaned_data["tasks"],
+            games=form.cleaned_data["games"],
+            first_seed=form.cleaned_data["first_seed"],
+            user=request.user,
+        )
+        return redirect(job)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "jobs": MiningJob.objects.all()[:20]}
+    return render(request, "puzzles/mining.html", context, status=status)
+
+
+@staff_member_required
+@never_cache
+def job(request: HttpRequest, pk: int) -> HttpResponse:
+    """One job's progress; htmx polls the progress partial until the job is done."""
+    obj = get_object_or_404(MiningJob, pk=pk)
+    template = "puzzles/mining_job.html"
+    if getattr(request, "htmx", False):
+        template += "#progress"
+    return render(request, template, {"job": obj})

@@ -1,0 +1,95 @@
+"""Mining for issue 17: the no-dual rule, engine self-play games, the opponent's move that allowed
+the puzzle, resumable mining. FEN in, act, assert."""
+
+from __future__ import annotations
+
+from dama import Board
+from dama._core import core
+from dama.mine import (
+    _board_at,
+    engine_game,
+    examine,
+    is_dual_free,
+    main_line_duals,
+    mine,
+    was_allowed,
+)
+from dama.solve import Limits, solve
+from dama.variants import find_variant
+
+#: Black's 22-28 30x19 28x37x46 19x28 46x23 wins three, but after 19x28 the new king may end its
+#: capture on 5, 10, 14, 19 or 23: five different moves reach the goal (a dual on the main line)
+DUAL = ("international", "B:W16,26,30,32,36,38,39,41,43,44,45,47,49:B1,4,7,8,9,11,15,22,23,24,35")
+#: 22-17! 13x22 25x18x11: one move at each solver turn
+CLEAN = ("czech", "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15")
+
+
+def test_a_dual_on_the_main_line_is_found_in_the_proof() -> None:
+    v = solve(Board(*DUAL), "gain:3", Limits(moves=3))
+    assert v.kind == "unique"  # the first move is unique, also at the horizon + 2
+    assert main_line_duals(v) == 1
+    assert not is_dual_free(v)
+
+
+def test_a_puzzle_with_one_move_at_each_turn_is_dual_free() -> None:
+    v = solve(Board(*CLEAN), "gain:1", Limits(moves=2))
+    assert main_line_duals(v) == 0
+    assert is_dual_free(v)
+
+
+def test_a_cooked_or_unsolved_verdict_is_never_dual_free() -> None:
+    cooked = solve(Board("czech", "W:W17,29:B9"), "gain:1", Limits(moves=2))
+    assert cooked.kind == "cooked" and main_line_duals(cooked) is None
+    assert not is_dual_free(solve(Board("czech", "W:W29:B1"), "gain:1", Limits(moves=1)))
+
+
+def test_mining_drops_the_puzzle_with_a_dual() -> None:
+    found = examine(Board(*DUAL), ("gain",), look_ahead=4)
+    assert all(p.solution[0] != "22-28" for p in found)
+    # the clean one is kept
+    kept = examine(Board(*CLEAN), ("gain",), look_ahead=4)
+    assert [p.solution for p in kept] == [("22-17", "13x22", "25x18x11")]
+
+
+def test_engine_games_are_legal_varied_and_reproducible() -> None:
+    a = engine_game("czech", 3, level=4, max_plies=30, nodes=2_000)
+    b = engine_game("czech", 3, level=4, max_plies=30, nodes=2_000)
+    c = engine_game("czech", 4, level=4, max_plies=30, nodes=2_000)
+    assert a == b and a != c
+    cc = core(find_variant("czech"))
+    for before, after in zip(a, a[1:], strict=False):
+        nexts = {(*cc.make(*before, m), not before[3]) for m in cc.moves(*before)}
+        assert after in nexts
+
+
+def test_a_puzzle_the_last_move_allowed_is_recognised() -> None:
+    v = find_variant("czech")
+    # Black to move: 9-13?? walks into 22-17! 13x22 25x18x11; 10-14 keeps everything
+    before = Board("czech", "B:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,10,12,15").key()
+    after = Board(*CLEAN).key()
+    cc = core(v)
+    assert after in {(*cc.make(*before, m), not before[3]) for m in cc.moves(*before)}
+    (pz,) = examine(_board_at(v, after), ("gain",), look_ahead=4)
+    assert was_allowed(v, before, after, pz)
+
+
+def test_natural_mining_keeps_an_allowed_gain_and_skips_known_puzzles() -> None:
+    before = Board("czech", "B:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,10,12,15").key()
+    after = Board(*CLEAN).key()
+    game = [("game 1 ply 20", before), ("game 1 ply 21", after)]
+    (pz,) = mine("czech", 1, mix={"gain": 1.0}, positions=game, natural=True)
+    assert pz.solution == ("22-17", "13x22", "25x18x11")
+    assert pz.source == "game 1 ply 21"
+    # resumed: a puzzle already known is not mined again
+    known = {(pz.fen, pz.goal)}
+    again = mine(
+        "czech",
+        1,
+        mix={"gain": 1.0},
+        positions=game,
+        natural=True,
+        skip=lambda fen, goal: (fen, goal) in known,
+    )
+    assert list(again) == []
+    # without the move before it, nothing says the opponent allowed it: not natural
+    assert list(mine("czech", 1, mix={"gain": 1.0}, positions=game[1:], natural=True)) == []

@@ -1,0 +1,107 @@
+"""Mining for issue 17 on the web side: shot names in the learner's language, the resumable corpus
+command, and mined puzzles loading with their shipped proofs (no proving again)."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import translation
+
+from puzzles import engine
+from puzzles.models import Puzzle, Verdict
+from puzzles.templatetags.puzzle_ratings import motif_name
+from puzzles.views_trainer import motif_label
+
+CLEAN_PDN = """[Event "dama_learn puzzle"]
+[GameType "29"]
+[SetUp "1"]
+[FEN "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,13,15"]
+[Goal "gain:1"]
+[Horizon "2"]
+[Solution "22-17 13x22 25x18x11"]
+[Source "test"]
+
+*
+
+[Event "dama_learn puzzle"]
+[GameType "29"]
+[SetUp "1"]
+[FEN "W:W17,29:B9"]
+[Goal "gain:1"]
+[Horizon "2"]
+[Solution "29-25 9-13 25-22"]
+[Source "test, cooked"]
+
+*
+"""
+
+
+def test_named_shots_read_in_czech_and_english() -> None:
+    with translation.override("cs"):
+        assert str(motif_label("coup_royal")) == "královský úder (coup royal)"
+        assert motif_name("coup_turc") == "turecký úder (coup turc)"
+    with translation.override("en"):
+        assert motif_name("coup_de_la_bombe") == "bomb shot"
+
+
+@pytest.mark.django_db
+def test_requalified_puzzles_carry_their_proof_and_load_without_proving(tmp_path) -> None:
+    old = tmp_path / "old.pdn"
+    old.write_text(CLEAN_PDN, encoding="utf-8")
+    out = tmp_path / "czech.pdn"
+    call_command(
+        "mine_puzzles_corpus", "--variant", "czech", "--requalify", str(old), "--out", str(out),
+        stdout=StringIO(),
+    )  # fmt: skip
+    text = out.read_text(encoding="utf-8")
+    # the cooked one is dropped, the clean one kept with its proof
+    assert text.count("[Event ") == 1 and "[Proof " in text
+    # again: nothing new (resumable, idempotent)
+    call_command(
+        "mine_puzzles_corpus", "--variant", "czech", "--requalify", str(old), "--out", str(out),
+        stdout=StringIO(),
+    )  # fmt: skip
+    assert out.read_text(encoding="utf-8") == text
+    call_command("load_puzzles", "--queue", str(out), stdout=StringIO())
+    puzzle = Puzzle.objects.get()
+    assert puzzle.verdict == Verdict.UNIQUE and puzzle.worker == "PDN"
+    assert puzzle.solution == ["22-17", "13x22", "25x18x11"]
+
+
+def test_mined_puzzle_data_holds_the_verdict() -> None:
+    found = list(engine.mine("czech", 1, seed=3))
+    assert found and found[0].proof is not None
+    assert found[0].proof["kind"] == "unique" and found[0].proof["fen"] == found[0].fen
+
+
+GAME_PDN = """[Event "club game"]
+[GameType "29"]
+[SetUp "1"]
+[FEN "B:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,10,12,15"]
+
+1... 9-13 2. 22-17 13x22 3. 25x18x11 *
+"""
+
+
+def test_mine_puzzles_from_pdn_keeps_the_gain_the_last_move_allowed(tmp_path) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text(GAME_PDN, encoding="utf-8")
+    out = tmp_path / "found.pdn"
+    call_command(
+        "mine_puzzles", "--variant", "czech", "--count", "3", "--from-pdn", str(games),
+        "--natural", "--out", str(out), stdout=StringIO(), stderr=StringIO(),
+    )  # fmt: skip
+    text = out.read_text(encoding="utf-8")
+    assert '[Solution "22-17 13x22 25x18x11"]' in text and "[Proof " in text
+
+
+def test_the_spread_command_reports_pieces_moves_and_horizons(tmp_path) -> None:
+    path = tmp_path / "czech.pdn"
+    path.write_text(CLEAN_PDN.replace('[Source "test"]', '[Source "x game 1 ply 21"]'))
+    buf = StringIO()
+    call_command("mine_puzzles_spread", str(path), stdout=buf)
+    text = buf.getvalue()
+    assert "czech: 2 puzzles" in text
+    assert "pieces   00-04 50%  20-24 50%" in text and "move     010+ 50%  ? 50%" in text
