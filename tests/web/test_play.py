@@ -1,0 +1,696 @@
+"""Playing the computer (issue 16): starting a game, moves, illegal moves with their rule, the
+computer's reply in the request (instant levels) or from a worker's task (the page follows the
+game), takeback, hint, resignation, the end by the rules, my games, replay, PDN, the visitor's
+games handed over at sign-up, a class's games for its teachers, and bad input (never a 500).
+
+The computer here is ``play_helpers.FakeSearch`` (the first legal move by its route; levels 1-2
+instant), so a test knows what it will play; the worker tests and the browser journeys use the
+real engine."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template import Context, Template
+from django.test import Client
+
+from play import tasks
+from play.models import Conflict, Game
+from play.suggest import level_for_rating
+from tests.web.play_helpers import game_id, install_fake_search
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fake_search(monkeypatch):
+    return install_fake_search(monkeypatch)
+
+
+HX = {"HTTP_HX_REQUEST": "true"}
+#: White (the player) captures Black's last man with 22x15
+LAST_CAPTURE = "W:W22:B18"
+#: two kings that shuffle: the fake computer and the first legal moves repeat the position
+SHUFFLE = "W:WK32:BK1"
+
+
+def start(client, variant="czech", level="1", color="white", fen="") -> Game:
+    data = {"level": level, "color": color}
+    if fen:
+        data["fen"] = fen
+    response = client.post(f"/play/{variant}/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.get(pk=game_id(response))
+
+
+def move(client, game, text="", route="") -> tuple[int, str]:
+    response = client.post(f"/play/game/{game.pk}/move", {"move": text, "route": route}, **HX)
+    return response.status_code, response.content.decode()
+
+
+# -- starting ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
+def test_the_start_page_offers_levels_and_colours_in_each_variant(client, variant, fake_search):
+    page = client.get(f"/play/{variant}/").content.decode()
+    assert page.count('name="level"') == 8 and page.count('name="color"') == 3
+    assert 'data-testid="new-game"' in page
+
+
+def test_a_visitor_starts_a_game_and_the_computer_replies_at_once_at_an_instant_level(
+    client, fake_search
+):
+    game = start(client)
+    assert game.user is None and game.state == Game.State.PLAYER and game.moves == []
+    status, html = move(client, game, "22-18")
+    assert status == 200
+    game.refresh_from_db()
+    assert game.moves == [[22, 18], [9, 13]]  # the fake computer: the first route, 9-13
+    assert game.state == Game.State.PLAYER and game.version == 2
+    assert 'data-testid="computer-move">The computer played 9-13.' in html
+    assert "<span>22-18</span> <span>9-13</span>" in html
+    assert len(fake_search.calls) == 1
+
+
+def test_a_clicked_move_is_posted_as_its_route(client, fake_search):
+    game = start(client)
+    status, _html = move(client, game, route="22,18")
+    assert status == 200
+    game.refresh_from_db()
+    assert game.moves[0] == [22, 18]
+
+
+def test_a_capture_clicked_landing_by_landing_goes_on_until_it_is_complete(client, fake_search):
+    game = start(client, fen="W:W27:B23,14,2")  # 27x18x9 (one more to take? no: 9 is the end)
+    status, html = move(client, game, route="27,18")
+    assert status == 200 and 'data-path="27,18"' in html
+    game.refresh_from_db()
+    assert game.moves == []
+    status, html = move(client, game, route="27,18,9")
+    assert status == 200
+    game.refresh_from_db()
+    assert game.moves[0] == [27, 18, 9]
+
+
+def test_the_computer_moves_first_when_the_player_takes_black(client, fake_search):
+    game = start(client, color="black")
+    assert not game.player_white and game.moves == [[21, 17]]
+    page = client.get(f"/play/game/{game.pk}/").content.decode()
+    assert 'data-flipped="1"' in page  # seen from Black's side
+    assert "The computer played 21-17." in page
+
+
+def test_a_random_colour_is_white_or_black(client, fake_search):
+    game = start(client, color="random")
+    assert game.player_white in (True, False)
+
+
+def test_a_game_from_a_position_keeps_it_and_starts_there(client, fake_search):
+    game = start(client, fen="W:W25,K30:B12")
+    assert game.start_fen == "W:W25,K30:B12" and game.source == Game.Source.POSITION
+    response = client.get("/play/czech/?fen=W:W25,K30:B12&from=puzzle&color=black")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'data-testid="from-position"' in html
+    assert 'value="puzzle"' in html and 'value="black" checked' in html
+
+
+# -- illegal and bad input ---------------------------------------------------------------------------
+
+
+def test_an_illegal_move_is_refused_with_the_rule_and_its_article_and_changes_nothing(
+    client, fake_search
+):
+    game = start(client)
+    status, html = move(client, game, "22-26")  # a man backwards
+    assert status == 400
+    assert 'data-testid="illegal"' in html and "CUD 2006 art." in html
+    game.refresh_from_db()
+    assert game.moves == [] and game.version == 0
+    assert not fake_search.calls
+
+
+def test_ignoring_a_compulsory_capture_is_explained(client, fake_search):
+    game = start(client, fen="W:W22,31:B18")
+    status, html = move(client, game, "31-27")
+    assert status == 400 and 'data-testid="illegal"' in html
+    assert "capture" in html.lower() and "CUD 2006 art." in html
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"move": ""},
+        {"move": "zzz"},
+        {"move": "99-100"},
+        {"move": "22-18" * 100},
+        {"route": "a,b"},
+        {"route": "22"},
+        {"route": ",".join(["22"] * 300)},
+        {"move": "\x00"},
+    ],
+)
+def test_unreadable_moves_get_a_400_with_a_message(client, fake_search, data):
+    game = start(client)
+    response = client.post(f"/play/game/{game.pk}/move", data, **HX)
+    assert response.status_code == 400, data
+    assert 'data-testid="bad"' in response.content.decode() or 'data-testid="illegal"' in (
+        response.content.decode()
+    )
+    game.refresh_from_db()
+    assert game.moves == []
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"level": "9", "color": "white"}, "Choose a level from 1 to 8."),
+        ({"level": "abc", "color": "white"}, "Choose a level from 1 to 8."),
+        ({"level": "", "color": "white"}, "Choose a level from 1 to 8."),
+        ({"level": "1", "color": "purple"}, "Choose White, Black or a random colour."),
+        ({"level": "1", "color": "white", "fen": "not a fen"}, "The position is not valid"),
+        ({"level": "1", "color": "white", "fen": "B:W22:B"}, "The game is already over"),
+        ({"level": "1", "color": "white", "fen": "W:W" + "1," * 300}, "too long"),
+    ],
+)
+def test_a_bad_start_is_a_400_with_the_reason(client, fake_search, data, message):
+    response = client.post("/play/czech/", data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_bad_position_in_the_link_is_a_400_and_an_unknown_variant_a_404(client, fake_search):
+    response = client.get("/play/czech/?fen=W:W99:B1")
+    assert response.status_code == 400 and "The position is not valid" in response.content.decode()
+    assert client.get("/play/checkers/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/play/game/999999/",
+        "/play/game/99999999999999999999999/",
+        "/play/game/99999999999999999999999/replay/",
+        "/play/game/99999999999999999999999/pdn",
+        "/play/class/99999999999999999999999/",
+    ],
+)
+def test_unknown_ids_are_404s(client, student, url):
+    client.force_login(student)
+    assert client.get(url).status_code == 404
+
+
+def test_moves_while_the_computer_thinks_or_after_the_end_are_refused(client, fake_search):
+    game = start(client, level="5")
+    status, _ = move(client, game, "22-18")
+    assert status == 200
+    status, html = move(client, game, "18-15")
+    assert status == 409 and "Wait for the computer" in html
+    won = start(client, fen=LAST_CAPTURE)
+    assert move(client, won, "22x15")[0] == 200
+    status, html = move(client, won, "15-10")
+    assert status == 400 and "The game is over." in html
+
+
+# -- the worker's reply, followed by the page ---------------------------------------------------------
+
+
+def test_at_a_worker_level_the_page_follows_the_game_until_the_reply_comes(
+    client, fake_search, django_capture_on_commit_callbacks
+):
+    game = start(client, level="5")
+    with django_capture_on_commit_callbacks() as callbacks:
+        status, html = move(client, game, "22-18")
+    assert status == 200 and 'data-testid="thinking"' in html
+    assert f"/play/game/{game.pk}/wait?v=1" in html and 'hx-trigger="every 500ms"' in html
+    assert len(callbacks) == 1  # the task is sent once the move is committed
+    game.refresh_from_db()
+    assert game.state == Game.State.THINKING and game.version == 1
+    # the poll: nothing new yet
+    assert client.get(f"/play/game/{game.pk}/wait?v=1", **HX).status_code == 204
+    assert tasks.computer_move(game.pk, 1) == "played"
+    response = client.get(f"/play/game/{game.pk}/wait?v=1", **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "The computer played 9-13." in html
+    assert "hx-trigger" not in html.split('data-testid="feedback"')[1]  # polling stops
+    # the same task delivered again does nothing
+    assert tasks.computer_move(game.pk, 1) == "stale"
+    game.refresh_from_db()
+    assert game.moves == [[22, 18], [9, 13]] and game.version == 2
+
+
+def test_a_reply_for_a_position_taken_back_is_not_played(client, fake_search):
+    game = start(client, level="5")
+    move(client, game, "22-18")
+    response = client.post(f"/play/game/{game.pk}/takeback", **HX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.moves == [] and game.state == Game.State.PLAYER and game.version == 2
+    assert tasks.computer_move(game.pk, 1) == "stale"
+    game.refresh_from_db()
+    assert game.moves == [] and game.version == 2
+
+
+def test_a_double_submit_writes_once(client, fake_search):
+    game = start(client)
+    first, second = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
+    assert first.play(text="22-18").kind == "moved"
+    with pytest.raises(Conflict):
+        second.play(text="21-17")
+    game.refresh_from_db()
+    assert game.moves == [[22, 18], [9, 13]]
+
+
+def test_a_stale_tab_gets_a_409_with_the_game_as_it_stands(client, fake_search, monkeypatch):
+    game = start(client)
+    real_write = Game._write
+
+    def raced(self, expected, **fields):
+        Game.objects.filter(pk=self.pk).update(version=expected + 5)  # another tab was first
+        return real_write(self, expected, **fields)
+
+    monkeypatch.setattr(Game, "_write", raced)
+    status, html = move(client, game, "22-18")
+    assert status == 409 and "changed in another window" in html
+
+
+def test_a_lost_message_is_sent_again_when_the_page_asks(
+    client, fake_search, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = start(client, level="5")
+    move(client, game, "22-18")
+    Game.objects.filter(pk=game.pk).update(asked=timezone.now() - timedelta(seconds=60))
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert client.get(f"/play/game/{game.pk}/wait?v=1", **HX).status_code == 204
+    assert len(callbacks) == 1
+    with django_capture_on_commit_callbacks() as callbacks:  # asked just now: not again
+        client.get(f"/play/game/{game.pk}/wait?v=1", **HX)
+    assert callbacks == []
+
+
+# -- takeback, hint, resignation ---------------------------------------------------------------------
+
+
+def test_takeback_undoes_the_players_move_and_the_computers_reply(client, fake_search):
+    game = start(client)
+    move(client, game, "22-18")
+    move(client, game, "18-14")
+    response = client.post(f"/play/game/{game.pk}/takeback", **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'data-testid="taken-back"' in html
+    game.refresh_from_db()
+    assert game.moves == [[22, 18], [9, 13]] and game.takebacks == 1
+
+
+def test_takeback_with_no_move_of_the_players_is_a_400(client, fake_search):
+    game = start(client, color="black")
+    response = client.post(f"/play/game/{game.pk}/takeback", **HX)
+    assert response.status_code == 400 and "no move of yours" in response.content.decode()
+    game.refresh_from_db()
+    assert game.moves == [[21, 17]]
+
+
+def test_a_takeback_after_a_lost_game_plays_on(client, fake_search):
+    game = start(client, fen="W:W28:B19,K1")  # 28-24 walks into 19x28: no White piece left
+    status, html = move(client, game, "28-24")
+    assert status == 200 and 'data-testid="result"' in html and "The computer won." in html
+    response = client.post(f"/play/game/{game.pk}/takeback", **HX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.state == Game.State.PLAYER and game.result == "" and game.moves == []
+
+
+def test_a_hint_at_an_instant_level_comes_with_the_answer(client, fake_search):
+    game = start(client)
+    response = client.post(f"/play/game/{game.pk}/hint", **HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-testid="hint">The engine would play 21-17.' in html
+    assert "arrow" in html.split('id="game-board-svg"')[1].split("</svg>")[0].lower()
+    game.refresh_from_db()
+    assert game.hints == 1 and game.moves == []
+
+
+def test_a_hint_at_a_worker_level_is_searched_by_the_worker(
+    client, fake_search, django_capture_on_commit_callbacks
+):
+    game = start(client, level="6")
+    with django_capture_on_commit_callbacks() as callbacks:
+        html = client.post(f"/play/game/{game.pk}/hint", **HX).content.decode()
+    assert 'data-testid="hint-pending"' in html and len(callbacks) == 1
+    assert 'hx-trigger="every 1000ms"' in html  # the hint is searched at level 8: a second
+    assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+    assert tasks.find_hint(game.pk, 0) == "found"
+    html = client.get(f"/play/game/{game.pk}/wait?v=0", **HX).content.decode()
+    assert "The engine would play 21-17." in html
+    assert tasks.find_hint(game.pk, 0) == "stale"  # delivered twice: searched once
+    # after the next move the hint is gone
+    move(client, game, "22-18")
+    html = client.get(f"/play/game/{game.pk}/", **HX).content.decode()
+    assert "The engine would play" not in html
+
+
+def test_resigning_ends_the_game_and_cannot_be_done_twice(client, fake_search):
+    game = start(client)
+    html = client.post(f"/play/game/{game.pk}/resign", **HX).content.decode()
+    assert "You resigned" in html and "The computer won." in html
+    game.refresh_from_db()
+    assert game.result == "0-2" and game.reason == "resigned"
+    assert client.post(f"/play/game/{game.pk}/resign", **HX).status_code == 400
+    assert client.post(f"/play/game/{game.pk}/takeback", **HX).status_code == 400
+
+
+def test_a_plain_form_post_is_sent_back_to_the_game_page(client, fake_search):
+    game = start(client)
+    response = client.post(f"/play/game/{game.pk}/move", {"move": "22-18"})
+    assert response.status_code == 302 and response["Location"] == f"/play/game/{game.pk}/"
+    response = client.post(f"/play/game/{game.pk}/move", {"move": "22-26"})
+    assert response.status_code == 400 and "<html" in response.content.decode()
+
+
+# -- the end by the rules ------------------------------------------------------------------------------
+
+
+def test_capturing_the_last_piece_wins_with_the_article(client, fake_search):
+    game = start(client, fen=LAST_CAPTURE)
+    status, html = move(client, game, "22x15")
+    assert status == 200
+    assert "You won!" in html and "Black has no pieces left and loses." in html
+    assert "CUD 2006 art. 7.2c" in html
+    game.refresh_from_db()
+    assert (game.state, game.result, game.reason) == (Game.State.OVER, "2-0", "no_pieces")
+    assert 'data-testid="pdn-link"' in html and 'data-testid="replay-link"' in html
+
+
+def test_a_threefold_repetition_is_a_draw_with_the_article(client, fake_search):
+    game = start(client, fen=SHUFFLE)
+    for text in ("32-5", "5-1", "1-5", "5-1", "1-5"):
+        status, html = move(client, game, text)
+        assert status == 200, html
+    game.refresh_from_db()
+    assert (game.result, game.reason) == ("1-1", "threefold")
+    assert "The game is drawn." in html and "CUD 2006 art. 6.1" in html
+
+
+def test_the_end_is_told_in_czech_too(client, fake_search):
+    client.post("/language", {"language": "cs", "next": "/"})
+    game = start(client, fen=LAST_CAPTURE)
+    _status, html = move(client, game, "22x15")
+    assert "Černý nemá žádné figury a prohrává." in html and "CUD 2006 čl. 7.2c" in html
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "capture", "article"),
+    [
+        ("international", "W:W33:B28", "33x22", "SDS international art. 7"),
+        ("brazilian", "W:W22:B18", "22x15", "SDS Brazilian art. 7"),
+    ],
+)
+def test_each_variant_ends_by_its_own_rules(client, fake_search, variant, fen, capture, article):
+    game = start(client, variant=variant, fen=fen)
+    status, html = move(client, game, capture)
+    assert status == 200 and "You won!" in html and article in html
+
+
+# -- my games, replay, PDN ------------------------------------------------------------------------------
+
+
+def test_my_games_lists_the_accounts_games_only(client, student, outsider, fake_search):
+    client.force_login(outsider)
+    start(client)
+    client.force_login(student)
+    mine = start(client)
+    html = client.get("/play/").content.decode()
+    assert f'data-game="{mine.pk}"' in html and html.count("data-game=") == 1
+
+
+def test_the_replay_steps_through_every_move(client, fake_search):
+    game = start(client)
+    move(client, game, "22-18")
+    html = client.get(f"/play/game/{game.pk}/replay/").content.decode()
+    assert html.count("data-frame=") == 3 and "1. 22-18" in html and "2. 9-13" in html
+    assert "data-replay" in html and 'data-testid="play-on"' in html
+
+
+def test_the_pdn_download_has_the_tags_moves_and_result(client, student, fake_search):
+    client.force_login(student)
+    game = start(client, fen=LAST_CAPTURE)
+    move(client, game, "22x15")
+    response = client.get(f"/play/game/{game.pk}/pdn")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.pdn"'
+    text = response.content.decode()
+    assert '[White "standa"]' in text and '[Black "Computer (level 1)"]' in text
+    assert '[FEN "W:W22:B18"]' in text and '[Result "2-0"]' in text
+    assert "1. 22x15 2-0" in text
+    # it reads back with the engine's own reader
+    from play import engine
+
+    assert engine.dama.pdn.read_game(text).end_board().fen() == "B:W15:B"
+
+
+def test_a_game_in_play_downloads_with_an_open_result(client, fake_search):
+    game = start(client)
+    move(client, game, "22-18")
+    text = client.get(f"/play/game/{game.pk}/pdn").content.decode()
+    assert '[Result "*"]' in text and "1. 22-18 9-13 *" in text
+
+
+# -- visitors, accounts and teachers ------------------------------------------------------------
+
+
+def test_a_visitors_games_are_handed_over_at_sign_up(client, fake_search, django_user_model):
+    game = start(client)
+    move(client, game, "22-18")
+    other = Client()
+    assert other.get(f"/play/game/{game.pk}/").status_code == 404  # another visitor
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newbie",
+            "email": "newbie@example.com",
+            "password1": "a-long-test-password-42",
+            "password2": "a-long-test-password-42",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game.refresh_from_db()
+    assert game.user == django_user_model.objects.get(username="newbie")
+    assert client.get(f"/play/game/{game.pk}/").status_code == 200
+    assert f'data-game="{game.pk}"' in client.get("/play/").content.decode()
+
+
+def test_a_visitors_games_are_handed_over_at_log_in(client, student, fake_search):
+    game = start(client)
+    response = client.post(
+        "/accounts/login/", {"username": "standa", "password": "a-long-test-password-42"}
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.user == student
+
+
+def test_an_accounts_game_is_not_anyone_elses(client, student, outsider, fake_search):
+    client.force_login(student)
+    game = start(client)
+    other = Client()
+    other.force_login(outsider)
+    for url in ("", "replay/", "pdn"):
+        assert other.get(f"/play/game/{game.pk}/{url}").status_code == 404
+    assert other.post(f"/play/game/{game.pk}/move", {"move": "22-18"}).status_code == 404
+    assert Client().get(f"/play/game/{game.pk}/").status_code == 404
+
+
+@pytest.fixture
+def school(teacher, student, outsider, django_user_model):
+    from classroom.models import Classroom
+    from tests.conftest import _make_user
+
+    mine = Classroom.objects.create(name="4.B", variant="czech")
+    mine.teachers.add(teacher)
+    mine.memberships.create(user=student)
+    other_teacher = _make_user(django_user_model, "oto", teacher=True)
+    theirs = Classroom.objects.create(name="5.A", variant="czech")
+    theirs.teachers.add(other_teacher)
+    theirs.memberships.create(user=outsider)
+    return mine, theirs, other_teacher
+
+
+def test_a_teacher_sees_the_games_of_their_classes_students_only(
+    client, teacher, student, outsider, school, fake_search
+):
+    mine, theirs, other_teacher = school
+    games = {}
+    for user in (student, outsider):
+        player = Client()
+        player.force_login(user)
+        games[user.username] = start(player)
+        move(player, games[user.username], "22-18")
+    client.force_login(teacher)
+    html = client.get(f"/play/class/{mine.pk}/").content.decode()
+    assert f'data-game="{games["standa"].pk}"' in html
+    assert f'data-game="{games["olga"].pk}"' not in html
+    assert client.get(f"/play/class/{theirs.pk}/").status_code == 404
+    assert client.get(f"/play/game/{games['standa'].pk}/replay/").status_code == 200
+    assert client.get(f"/play/game/{games['standa'].pk}/pdn").status_code == 200
+    assert client.get(f"/play/game/{games['olga'].pk}/replay/").status_code == 404
+    assert client.get(f"/play/game/{games['olga'].pk}/pdn").status_code == 404
+    # a teacher watches; only the player plays
+    assert client.get(f"/play/game/{games['standa'].pk}/").status_code == 404
+    class_page = client.get(f"/teach/classes/{mine.pk}/").content.decode()
+    assert f"/play/class/{mine.pk}/" in class_page
+    # the class page's own section: its students' latest games
+    section = class_page.split('data-testid="class-games-section"')[1].split("</section>")[0]
+    assert f'data-game="{games["standa"].pk}"' in section and "standa" in section
+    assert f'data-game="{games["olga"].pk}"' not in section
+
+
+def test_a_student_of_the_class_gets_a_403_for_its_games_page(client, student, school):
+    mine, _theirs, _other = school
+    client.force_login(student)
+    assert client.get(f"/play/class/{mine.pk}/").status_code == 403
+
+
+# -- links from the rest of the site, the suggested level ---------------------------------------
+
+
+def render(text: str, **context) -> str:
+    return Template("{% load play_tags %}" + text).render(Context(context))
+
+
+def test_play_on_from_here_links_to_a_game_from_the_position(fake_search):
+    html = render('{% play_on "czech" fen "puzzle" "black" %}', fen="W:W25,K30:B12")
+    assert 'data-testid="play-on"' in html
+    assert "/play/czech/?fen=W%3AW25%2CK30%3AB12&amp;from=puzzle&amp;color=black" in html
+    # nothing where the game is over, or for a bad position or variant
+    assert render('{% play_on "czech" "B:W22:B" %}').strip() == ""
+    assert render('{% play_on "czech" "nonsense" %}').strip() == ""
+    assert render('{% play_on "chess" "W:W22:B18" %}').strip() == ""
+
+
+def test_the_board_editor_has_play_on_from_here(client, teacher, fake_search):
+    from classroom.models import PuzzleSet
+
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Shots", variant="czech")
+    client.force_login(teacher)
+    html = client.get(f"/teach/sets/{puzzle_set.pk}/puzzles/new/").content.decode()
+    assert 'id="position-editor"' in html
+    # the editor starts empty: no game there, but the start position has one
+    response = client.post(
+        f"/teach/sets/{puzzle_set.pk}/editor/board/",
+        {"fen": "W:W21:B", "action": "start"},
+        **HX,
+    )
+    html = response.content.decode()
+    assert response.status_code == 200, html[:2000]
+    assert 'data-testid="play-on"' in html and "from=editor" in html
+
+
+def test_the_course_map_offers_a_first_game_at_the_suggested_level(rf, fake_search):
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+
+    request = rf.get("/learn/czech/")
+    request.user, request.session = AnonymousUser(), SessionStore()
+    html = render('{% play_offer "czech" %}', request=request)
+    assert "Play your first game against the computer" in html and "level=1" in html
+
+
+def test_a_finished_course_map_shows_the_offer(client, fake_search, monkeypatch):
+    from lessons import views as lesson_views
+
+    real = lesson_views.course_map
+
+    def finished(course, records):
+        cmap = real(course, records)
+        cmap.next_step = None
+        return cmap
+
+    monkeypatch.setattr(lesson_views, "course_map", finished)
+    html = client.get("/learn/czech/").content.decode()
+    assert 'data-testid="course-finished"' in html and 'data-testid="play-offer"' in html
+
+
+@pytest.mark.parametrize(
+    ("rating", "deviation", "level"),
+    [(1500, 350, 1), (1100, 60, 1), (1250, 60, 2), (1500, 80, 4), (1700, 80, 5), (2300, 60, 8)],
+)
+def test_the_suggested_level_follows_a_settled_puzzle_rating(rating, deviation, level):
+    assert level_for_rating(rating, deviation) == level
+
+
+def test_the_start_page_suggests_the_level_of_the_players_rating(client, student, fake_search):
+    from puzzles.models import PlayerRating
+
+    PlayerRating.objects.create(user=student, variant="czech", rating=1700, deviation=70)
+    client.force_login(student)
+    html = client.get("/play/czech/").content.decode()
+    assert 'value="5" checked' in html and "Suggested for you: level 5" in html
+
+
+def test_the_navigation_has_a_play_link(client, fake_search):
+    html = client.get("/").content.decode()
+    assert re.search(r'href="/play/\w+/"', html)
+
+
+def test_a_solved_puzzle_offers_to_play_on_from_its_last_position(client, student, fake_search):
+    from tests.puzzle_fixtures import make_puzzle
+
+    puzzle = make_puzzle("czech_capture")
+    client.force_login(student)
+    html = client.get(f"/puzzles/czech/{puzzle.pk}/").content.decode()
+    assert 'data-testid="play-on"' not in html  # not before it is solved
+    attempt = re.search(r'data-attempt="(\d+)"', html).group(1)
+    html = client.post(
+        f"/puzzles/attempt/{attempt}/move", {"move": "28x19x12x3"}, **HX
+    ).content.decode()
+    assert 'data-testid="solved"' in html and 'data-testid="play-on"' in html
+    url = re.search(r'href="(/play/czech/\?[^"]+)" data-testid="play-on"', html).group(1)
+    assert "from=puzzle" in url and "color=white" in url
+    page = client.get(url.replace("&amp;", "&"))
+    assert page.status_code == 200 and 'data-testid="from-position"' in page.content.decode()
+
+
+def test_a_done_lesson_step_offers_to_play_on_from_its_position(client, student, fake_search):
+    from django.utils import timezone
+
+    from lessons.course import get_course
+    from lessons.models import StepProgress
+
+    course = get_course("czech")
+    step = next(s for s in course.steps if s.exercise.kind == "move")
+    for done in course.steps[: step.index + 1]:
+        StepProgress.objects.create(
+            user=student, course="czech", step=done.slug, stars=3, attempts=1,
+            completed_at=timezone.now(),
+        )  # fmt: skip
+    client.force_login(student)
+    html = client.get(step.get_absolute_url()).content.decode()
+    assert 'data-testid="play-on"' in html and "from=lesson" in html
+
+
+def test_a_lost_hint_is_sent_again_when_the_page_asks(
+    client, fake_search, django_capture_on_commit_callbacks, monkeypatch
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    sent = []
+    monkeypatch.setattr(tasks.find_hint, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks.computer_move, "delay", lambda *args: sent.append(("move", *args)))
+    game = start(client, level="6")
+    client.post(f"/play/game/{game.pk}/hint", **HX)
+    with django_capture_on_commit_callbacks() as callbacks:  # asked just now
+        assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+    assert callbacks == []
+    Game.objects.filter(pk=game.pk).update(asked=timezone.now() - timedelta(seconds=60))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+    assert len(callbacks) == 1 and sent == [(game.pk, 0)]  # the hint's task, not a move's
