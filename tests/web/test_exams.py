@@ -1,0 +1,640 @@
+"""Level exams (issue 19): the level data, the exams' own puzzle pool, drawing, judging, the clock,
+the pass mark, the cool-down, certificates (PDF and the public check) and a teacher's class exam."""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from pypdf import PdfReader
+
+from core.variants import VARIANT_NAMES
+from exams import models as exam_models
+from exams import pool
+from exams.levels import Draw, Level, PuzzleFilter, levels, rule_questions
+from exams.models import Certificate, ClassExam, Exam, Refused, ReservedPuzzle
+from lessons import engine as lessons_engine
+from lessons.course import get_course
+from puzzles import daily
+from puzzles.engine import normalize_fen, normalize_goal, read_puzzles
+from puzzles.player import Player
+from puzzles.stream import next_puzzle, public_pool
+from tests.puzzle_fixtures import make_puzzle
+
+from .test_classroom import classroom, co_teacher, other_class, other_teacher  # noqa: F401
+
+T0 = timezone.now().replace(microsecond=0)
+
+
+def right_answers(question) -> list[str]:
+    """What a player types to answer a rule question right (the exercise's own answers)."""
+    ex = question.step.exercise
+    if ex.kind == "select_captures":
+        return [", ".join(ex.answers)]
+    return list(ex.answers)
+
+
+def answer_right(exam: Exam, now=None) -> None:
+    question = exam.question(exam.current)
+    outcome = exam.answer(index=exam.current, text=right_answers(question.rule)[0], now=now)
+    assert outcome.kind == "right", outcome
+
+
+def tiny_level(*draws: Draw, number: int = 3, pass_mark: int = 1) -> Level:
+    from lessons.course import Text
+
+    return Level(
+        number=number,
+        slug="tiny",
+        name=Text("Malá", "Tiny"),
+        covers=Text("Zkouška", "A test"),
+        questions=sum(d.count for d in draws),
+        minutes=10,
+        pass_mark=pass_mark,
+        draw=draws,
+    )
+
+
+@pytest.fixture
+def use_level(monkeypatch):
+    """Replace level ``number`` with ``level`` everywhere the exams read it."""
+
+    def use(level: Level) -> Level:
+        from exams import levels as levels_module
+
+        real = levels_module.level
+
+        def patched(number: int):
+            return level if number == level.number else real(number)
+
+        for module in (exam_models, levels_module):
+            monkeypatch.setattr(module, "level", patched)
+        return level
+
+    return use
+
+
+@pytest.fixture
+def exam_puzzles(db, settings):
+    """The two czech test puzzles, both proven unique and both kept for the exams."""
+    settings.DAMA_EXAM_SHARE = 1.0
+    puzzles = [make_puzzle("czech_capture"), make_puzzle("czech_gain")]
+    assert pool.reserve("czech") == 2
+    return puzzles
+
+
+# -- the level data ---------------------------------------------------------------------------------
+
+
+def test_there_are_six_levels_each_with_a_draw_that_adds_up():
+    found = levels()
+    assert [lv.number for lv in found] == [1, 2, 3, 4, 5, 6]
+    for lv in found:
+        assert lv.name.cs and lv.name.en and lv.covers.cs and lv.covers.en
+        assert sum(d.count for d in lv.draw) == lv.questions
+        assert 0 < lv.pass_mark <= lv.questions and lv.minutes > 0
+    # the first levels ask the rules, the higher ones combinations
+    assert all(d.rules for d in found[0].draw + found[1].draw)
+    assert all(d.positions for lv in found[2:] for d in lv.draw)
+    # the higher levels end with an endgame to win against the engine
+    assert [lv.number for lv in found if any(d.endgame for d in lv.draw)] == [5, 6]
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_every_rule_question_is_answered_right_by_its_answer_and_wrong_otherwise(variant):
+    questions = rule_questions(variant)
+    assert len(questions) > 100
+    for question in questions.values():
+        for text in right_answers(question):
+            verdict = lessons_engine.judge(question.step, text=text)
+            assert verdict.status == lessons_engine.RIGHT, (question.id, text, verdict)
+    # a quiet move where a capture is compulsory is wrong, with the rule's article
+    compulsory = next(q for q in questions.values() if q.kind == "compulsory")
+    wrong = lessons_engine.judge(compulsory.step, text="1-2")
+    assert wrong.status != lessons_engine.RIGHT
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_rule_questions_are_never_a_position_practice_serves(variant, settings):
+    pdn = (settings.BASE_DIR / "fixtures" / "puzzles" / f"{variant}.pdn").read_text()
+    served = {
+        normalize_fen(p.fen, variant)
+        for p in read_puzzles(pdn, variant)
+        if not isinstance(p, Exception)
+    }
+    lessons = {normalize_fen(s.fen, variant) for s in get_course(variant).steps}
+    for question in rule_questions(variant).values():
+        fen = normalize_fen(question.step.fen, variant)
+        assert fen not in served and fen not in lessons, question.id
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_shipped_corpus_gives_every_level_enough_exam_questions(variant, settings):
+    """Per line of every level's draw, the exams' share of the shipped corpus holds at least
+    twice what one exam takes (the rule questions at least three times)."""
+    pdn = (settings.BASE_DIR / "fixtures" / "puzzles" / f"{variant}.pdn").read_text()
+    corpus = [p for p in read_puzzles(pdn, variant) if not isinstance(p, Exception)]
+    reserved = [
+        p for p in corpus
+        if pool.is_exam_puzzle(variant, normalize_fen(p.fen, variant), normalize_goal(p.goal))
+    ]  # fmt: skip
+    assert 0.15 * len(corpus) < len(reserved) < 0.35 * len(corpus)
+    rules = rule_questions(variant).values()
+    for lv in levels():
+        for line in lv.draw:
+            if line.rules:
+                assert sum(q.kind == line.rules for q in rules) >= 3 * line.count, (lv.number, line)
+            else:
+                have = sum(
+                    line.positions.matches(normalize_goal(p.goal), p.motifs, p.difficulty or 0)
+                    for p in reserved
+                )
+                assert have >= 2 * line.count, (variant, lv.number, line, have)
+
+
+def test_the_exams_czech_says_ty_and_uses_the_glossarys_words(settings):
+    import re
+
+    import yaml
+
+    from tests.web.test_czech_text import NOT_VY, PLACEHOLDER, VY_PRONOUNS, WORD, avoided_words
+
+    texts = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "cs" and isinstance(value, str):
+                    texts.append(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    root = settings.BASE_DIR / "exams"
+    for path in [root / "levels.yaml", *sorted((root / "questions").glob("*.yaml"))]:
+        walk(yaml.safe_load(path.read_text("utf-8")))
+    assert len(texts) > 400
+    avoided = [
+        re.compile(r"\b" + re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else r"\b"), re.I)
+        for w in avoided_words()
+    ]
+    for text in set(texts):
+        for word in WORD.findall(PLACEHOLDER.sub(" ", text)):
+            lower = word.lower()
+            assert lower not in VY_PRONOUNS, text
+            assert not (lower.endswith("te") and len(lower) > 3 and lower not in NOT_VY), text
+        assert not any(p.search(text) for p in avoided), text
+
+
+# -- the exams' own pool ------------------------------------------------------------------------
+
+
+def test_reserved_puzzles_leave_the_stream_the_daily_puzzle_and_their_address(
+    client, exam_puzzles, student
+):
+    assert not public_pool("czech").exists()
+    player = Player(student, client.session)
+    assert next_puzzle(player, "czech") is None
+    assert daily.choose("czech", daily.today()) is None
+    client.force_login(student)
+    for puzzle in exam_puzzles:
+        assert client.get(f"/puzzles/czech/{puzzle.pk}/").status_code == 404
+
+
+def test_unreserved_puzzles_stay_in_practice_and_reserving_is_idempotent(db, settings):
+    settings.DAMA_EXAM_SHARE = 0.0
+    puzzle = make_puzzle("czech_capture")
+    assert pool.reserve("czech") == 0
+    assert list(public_pool("czech")) == [puzzle]
+    settings.DAMA_EXAM_SHARE = 1.0
+    assert pool.reserve("czech") == 1 and pool.reserve("czech") == 0
+    assert not public_pool("czech").exists()
+
+
+def test_the_share_is_decided_by_a_hash_of_the_puzzle():
+    picks = [pool.is_exam_puzzle("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)]
+    assert picks == [
+        pool.is_exam_puzzle("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)
+    ]
+    assert 0 < sum(picks) < len(picks)
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+
+def test_an_exam_never_draws_a_puzzle_practice_serves(db, settings):
+    settings.DAMA_EXAM_SHARE = 0.0
+    practice = make_puzzle("czech_capture")
+    kept = make_puzzle("czech_gain")
+    ReservedPuzzle.objects.create(puzzle=kept, variant="czech")
+    level = tiny_level(Draw(1, puzzles=PuzzleFilter()))
+    for seed in range(20):
+        drawn = pool.draw(
+            level, "czech", seen=set(), practised=set(), drawn=set(), rng=random.Random(seed)
+        )
+        assert drawn == [{"type": "puzzle", "id": kept.pk}]
+    assert practice.pk not in {q["id"] for q in pool.candidates(level, "czech")[0]}
+
+
+def test_an_unproven_puzzle_is_never_an_exam_question(db, settings):
+    settings.DAMA_EXAM_SHARE = 1.0
+    puzzle = make_puzzle("czech_capture")
+    puzzle.__class__.objects.filter(pk=puzzle.pk).update(verdict="cooked")
+    pool.reserve("czech")
+    assert pool.candidates(tiny_level(Draw(1, puzzles=PuzzleFilter())), "czech") == [[]]
+
+
+def test_the_same_exam_is_never_drawn_twice_for_a_player(exam_puzzles, student, use_level):
+    level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter())))
+    first = Exam.start(student, "czech", level.number, "practice")
+    second = Exam.start(student, "czech", level.number, "practice")
+    assert first.signature != second.signature
+    with pytest.raises(Refused):  # two puzzles, two exams: a third would repeat one
+        Exam.start(student, "czech", level.number, "practice")
+
+
+def test_fresh_rule_questions_come_first(student):
+    exams = [Exam.start(student, "czech", 1, "practice") for _ in range(4)]
+    assert len({e.signature for e in exams}) == 4
+    crowns = [q["id"] for e in exams for q in e.questions if q["id"].startswith("cz-crown")]
+    assert len(crowns) == len(set(crowns)) == 12  # 3 crown questions each, none met twice
+
+
+# -- answering, the clock, the pass mark ---------------------------------------------------------
+
+
+def test_the_exam_page_holds_no_answer_and_the_server_judges(client, student):
+    client.force_login(student)
+    response = client.post(reverse("exams:start", args=["czech", 1]), {"kind": "real"})
+    exam = Exam.objects.get(user=student)
+    assert response.status_code == 302 and response.url == exam.get_absolute_url()
+    page = client.get(exam.get_absolute_url()).content.decode()
+    question = exam.question(0).rule
+    assert "data-moves" not in page and "data-targets" not in page
+    for text in question.step.exercise.answers:
+        assert text not in page
+    url = reverse("exams:answer", args=[exam.pk])
+    answered = client.post(url, {"index": "0", "answer": right_answers(question)[0]})
+    assert answered.status_code == 302
+    exam.refresh_from_db()
+    assert exam.answers[0]["state"] == "right" and exam.current == 1
+    # answering a question that is no longer open changes nothing
+    again = client.post(
+        url, {"index": "0", "answer": right_answers(question)[0]}, HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 400
+    exam.refresh_from_db()
+    assert exam.current == 1 and exam.score == 0
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"index": "x", "answer": "22-18"}, {"index": "0", "answer": "x" * 500}, {"index": "0", "answer": "zz"}, {"index": "0", "route": "99,1"}],
+)  # fmt: skip
+def test_bad_input_is_a_400_that_changes_nothing(client, student, data):
+    client.force_login(student)
+    exam = Exam.start(student, "czech", 1, "real")
+    response = client.post(reverse("exams:answer", args=[exam.pk]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    exam.refresh_from_db()
+    assert exam.current == 0 and exam.answers[0]["state"] == "open"
+
+
+def test_a_puzzle_question_is_played_against_the_proof(client, exam_puzzles, student, use_level):
+    gain = exam_puzzles[1]
+    level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter(goals=("gain",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    assert exam.questions == [{"type": "puzzle", "id": gain.pk}]
+    client.force_login(student)
+    page = client.get(exam.get_absolute_url()).content.decode()
+    for move in ("22-17", "13x22", "25x18x11", "25x11", "data-moves", "data-targets"):
+        assert move not in page
+    illegal = exam.answer(index=0, text="22-26")
+    assert illegal.kind in ("illegal", "bad") and illegal.status == 400
+    first = exam.answer(index=0, text="22-17")
+    assert first.kind == "continue" and "13x22" in first.message
+    done = exam.answer(index=0, text="25x18x11")
+    assert done.kind == "right"
+    exam.refresh_from_db()
+    assert exam.is_finished and exam.score == 1 and exam.passed
+    assert Certificate.objects.filter(exam=exam, name="standa").exists()
+
+
+def test_a_wrong_move_makes_a_puzzle_question_wrong(exam_puzzles, student, use_level):
+    level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter(goals=("gain",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    assert exam.answer(index=0, text="21-17").kind == "wrong"
+    exam.refresh_from_db()
+    assert exam.is_finished and exam.score == 0 and not exam.passed
+    assert not Certificate.objects.filter(exam=exam).exists()
+
+
+def test_the_pass_mark_decides(student):
+    passed = Exam.start(student, "czech", 1, "practice")
+    for _ in range(passed.pass_mark):
+        answer_right(passed)
+    while not passed.is_finished:
+        passed.skip(index=passed.current)
+    assert passed.score == passed.pass_mark == 8 and passed.passed
+    failed = Exam.start(student, "czech", 1, "practice")
+    for _ in range(failed.pass_mark - 1):
+        answer_right(failed)
+    failed.finish()
+    assert failed.score == 7 and not failed.passed
+    # a practice exam gives no certificate
+    assert not Certificate.objects.exists()
+
+
+def test_the_time_limit_is_kept_on_the_server(student):
+    exam = Exam.start(student, "czech", 1, "real", now=T0)
+    assert exam.deadline == T0 + timedelta(minutes=levels()[0].minutes)
+    answer_right(exam, now=T0 + timedelta(minutes=1))
+    late = T0 + timedelta(minutes=levels()[0].minutes, seconds=1)
+    question = exam.question(exam.current).rule
+    outcome = exam.answer(index=exam.current, text=right_answers(question)[0], now=late)
+    assert outcome.kind == "over" and outcome.status == 400
+    exam.refresh_from_db()
+    assert exam.is_finished and exam.timed_out and exam.score == 1
+    assert exam.finished_at == exam.deadline
+
+
+def test_a_real_exam_is_retaken_only_after_the_cool_down(student, settings):
+    settings.DAMA_EXAM_COOLDOWN_HOURS = 24
+    first = Exam.start(student, "czech", 2, "real", now=T0)
+    first.finish(now=T0 + timedelta(minutes=3))
+    with pytest.raises(Refused):
+        Exam.start(student, "czech", 2, "real", now=T0 + timedelta(hours=23))
+    Exam.start(student, "czech", 2, "practice", now=T0 + timedelta(hours=23))  # practice: any time
+    again = Exam.start(student, "czech", 2, "real", now=T0 + timedelta(hours=24, minutes=4))
+    assert again.signature != first.signature
+
+
+def test_the_ladder_says_when_the_exam_can_be_taken_again(client, student):
+    exam = Exam.start(student, "czech", 1, "real")
+    exam.finish()
+    client.force_login(student)
+    page = client.get(reverse("exams:ladder", args=["czech"]))
+    assert page.status_code == 200
+    assert 'data-testid="cooldown"' in page.content.decode()
+    refused = client.post(reverse("exams:start", args=["czech", 1]), {"kind": "real"})
+    assert refused.status_code == 400 and 'data-testid="exam-error"' in refused.content.decode()
+    for bad in ({"kind": "nonsense"}, {}):
+        assert client.post(reverse("exams:start", args=["czech", 1]), bad).status_code == 400
+    assert (
+        client.post(reverse("exams:start", args=["czech", 9]), {"kind": "real"}).status_code == 400
+    )
+
+
+def test_the_practice_results_explain_the_answers_and_the_real_ones_do_not(client, student):
+    client.force_login(student)
+    practice = Exam.start(student, "czech", 1, "practice")
+    practice.finish()
+    page = client.get(practice.get_absolute_url()).content.decode()
+    assert page.count('data-testid="explanation"') == practice.total
+    first = practice.question(0).rule.step
+    assert lessons_engine.answer_text(first) in page
+    real = Exam.start(student, "czech", 1, "real")
+    real.finish()
+    page = client.get(real.get_absolute_url()).content.decode()
+    assert 'data-testid="explanation"' not in page
+    assert lessons_engine.answer_text(real.question(0).rule.step) not in page
+
+
+def test_an_endgame_is_won_against_the_engine_in_a_game_of_the_play_app(
+    client, student, settings, use_level
+):
+    settings.DAMA_EXAM_SHARE = 1.0
+    settings.DAMA_EXAM_ENGINE_LEVEL = 1
+    # White c3 takes Black's last man: a proven win in one move
+    won = make_puzzle("czech_capture", fen="W:W22:B18", goal="win", horizon=1, motifs=[])
+    level = use_level(tiny_level(Draw(1, endgame=PuzzleFilter(goals=("win",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    assert exam.questions == [{"type": "endgame", "id": won.pk}]
+    client.force_login(student)
+    page = client.get(exam.get_absolute_url()).content.decode()
+    assert 'data-testid="endgame-start"' in page and "data-moves" not in page
+    assert (
+        client.post(
+            reverse("exams:answer", args=[exam.pk]), {"index": "0", "answer": "22x15"}
+        ).status_code
+        == 400
+    )
+    started = client.post(reverse("exams:endgame", args=[exam.pk]), {"index": "0"})
+    exam.refresh_from_db()
+    game = exam.answers[0]["game"]
+    assert started.status_code == 302 and started.url == reverse("play:game", args=[game])
+    # a second press goes back to the same game
+    again = client.post(reverse("exams:endgame", args=[exam.pk]), {"index": "0"})
+    assert again.url == started.url
+    assert client.post(reverse("play:move", args=[game]), {"move": "22x15"}).status_code in (
+        200,
+        302,
+    )
+    results = client.get(exam.get_absolute_url()).content.decode()
+    exam.refresh_from_db()
+    assert exam.is_finished and exam.score == 1 and exam.passed, results[:300]
+
+
+def test_an_endgame_with_a_hint_or_a_takeback_is_wrong(client, student, settings, use_level):
+    from play.models import Game
+
+    settings.DAMA_EXAM_SHARE = 1.0
+    settings.DAMA_EXAM_ENGINE_LEVEL = 1
+    make_puzzle("czech_capture", fen="W:W22:B18", goal="win", horizon=1, motifs=[])
+    level = use_level(tiny_level(Draw(1, endgame=PuzzleFilter(goals=("win",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    game = Game.objects.get(pk=exam.start_endgame(index=0))
+    Game.objects.filter(pk=game.pk).update(hints=1)
+    game.refresh_from_db()
+    game.play(text="22x15")
+    exam.sync_endgame()
+    assert exam.is_finished and exam.score == 0
+
+
+# -- certificates -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def passed_exam(student):
+    student.first_name, student.last_name = "Anna", "Nováková Řeřichová"
+    student.save()
+    exam = Exam.start(student, "czech", 1, "real")
+    while not exam.is_finished:
+        answer_right(exam)
+    assert exam.passed
+    return exam
+
+
+def pdf_text(content: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(content))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_passing_gives_a_certificate_pdf_with_the_name_and_the_code(client, passed_exam):
+    cert = passed_exam.certificate
+    assert cert.name == "Anna Nováková Řeřichová" and cert.level == 1 and len(cert.code) == 12
+    client.force_login(passed_exam.user)
+    response = client.get(reverse("exams:certificate_pdf", args=[cert.code]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-")
+    pages, text = pdf_text(response.content)
+    assert pages == 1
+    assert "Anna Nováková Řeřichová" in text and cert.code in text
+    assert f"/certificates/{cert.code}/" in text
+
+
+def test_a_certificate_pdf_is_only_for_its_owner(client, passed_exam, outsider):
+    url = reverse("exams:certificate_pdf", args=[passed_exam.certificate.code])
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302
+
+
+def test_the_verification_page_confirms_a_certificate_and_shows_nothing_else(client, passed_exam):
+    cert = passed_exam.certificate
+    page = client.get(f"/certificates/{cert.code.lower()}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Anna Nováková Řeřichová" in html and cert.code in html
+    for private in (passed_exam.user.username, passed_exam.user.email, "score"):
+        assert private not in html
+    missing = client.get("/certificates/NOPE-<b>/")
+    assert missing.status_code == 404 and "<b>" not in missing.content.decode()
+
+
+# -- a teacher's exam for a class -----------------------------------------------------------------
+
+
+def test_a_teacher_holds_a_class_exam_students_sit_it_and_certificates_print(
+    client,
+    classroom,  # noqa: F811
+    teacher,
+    student,
+    outsider,  # noqa: F811
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+):
+    student.first_name, student.last_name = "Standa", "Řehoř"
+    student.save()
+    client.force_login(teacher)
+    form_url = reverse("exams:class_exams", args=[classroom.pk])
+    assert client.get(form_url).status_code == 200
+    bad = client.post(
+        form_url, {"variant": "czech", "level": "1", "starts_at": "tomorrow", "open_minutes": "15"}
+    )
+    assert bad.status_code == 400 and "errorlist" in bad.content.decode()
+    start = timezone.localtime().strftime("%Y-%m-%dT%H:%M")
+    made = client.post(
+        form_url, {"variant": "czech", "level": "1", "starts_at": start, "open_minutes": "30"}
+    )
+    class_exam = ClassExam.objects.get(classroom=classroom)
+    assert made.status_code == 302 and made.url == class_exam.get_absolute_url()
+
+    client.force_login(student)
+    my = client.get(reverse("classroom:my_classes")).content.decode()
+    assert 'data-testid="start-class-exam"' in my
+    started = client.post(reverse("exams:class_exam_start", args=[class_exam.pk]))
+    sitting = Exam.objects.get(user=student, class_exam=class_exam)
+    assert started.status_code == 302 and started.url == sitting.get_absolute_url()
+    answer_right(sitting)
+
+    client.force_login(teacher)
+    results = client.get(class_exam.get_absolute_url()).content.decode()
+    assert "Standa Řehoř" in results and 'hx-trigger="every 10s"' in results
+    assert 'data-testid="per-question">1/1<' in results
+    assert client.post(reverse("exams:class_certificates", args=[class_exam.pk])).status_code == 409
+
+    while not sitting.is_finished:
+        answer_right(sitting)
+    # printed by a worker job (tests/web/test_exams_jobs.py): run here as the worker would
+    from exams.tasks import print_certificates
+
+    monkeypatch.setattr(print_certificates, "delay", print_certificates)
+    with django_capture_on_commit_callbacks(execute=True):
+        printed = client.post(reverse("exams:class_certificates", args=[class_exam.pk]))
+    assert printed.status_code == 302
+    pdf = client.get(printed.url.rstrip("/") + ".pdf")
+    assert pdf.status_code == 200
+    pages, text = pdf_text(pdf.content)
+    assert pages == 1 and "Standa Řehoř" in text and sitting.certificate.code in text
+
+    # one sitting per class exam; students of other classes and late starts are refused
+    client.force_login(student)
+    again = client.post(reverse("exams:class_exam_start", args=[class_exam.pk]))
+    assert again.status_code == 302 and again.url == sitting.get_absolute_url()
+    client.force_login(outsider)
+    assert client.post(reverse("exams:class_exam_start", args=[class_exam.pk])).status_code == 404
+    ClassExam.objects.filter(pk=class_exam.pk).update(starts_at=timezone.now() - timedelta(hours=2))
+    latecomer = classroom.create_student_accounts(["Pozdní Petr"])[0][0]
+    client.force_login(latecomer)
+    late = client.post(reverse("exams:class_exam_start", args=[class_exam.pk]))
+    assert late.status_code == 400 and not Exam.objects.filter(user=latecomer).exists()
+
+
+# -- who may see what ---------------------------------------------------------------------------------
+
+TEACHERS = {
+    "teacher": 200,
+    "co_teacher": 200,
+    "student": 403,
+    "other_student": 404,
+    "anonymous": 302,
+}
+
+
+@pytest.fixture
+def world(db, classroom, teacher, co_teacher, student, outsider, other_class):  # noqa: F811
+    class_exam = ClassExam.objects.create(
+        classroom=classroom, variant="czech", level=1, starts_at=timezone.now(), created_by=teacher
+    )
+    sitting = Exam.start(student, "czech", 1, class_exam=class_exam)
+    return {
+        "users": {"teacher": teacher, "co_teacher": co_teacher, "student": student, "other_student": outsider},
+        "class_exam": class_exam,
+        "sitting": sitting,
+        "classroom": classroom,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("role", ["teacher", "co_teacher", "student", "other_student", "anonymous"])
+def test_each_role_gets_what_it_may_see(client, world, role):
+    if role != "anonymous":
+        client.force_login(world["users"][role])
+    ce, sitting = world["class_exam"], world["sitting"]
+    expected = {
+        reverse("exams:class_exams", args=[world["classroom"].pk]): TEACHERS[role],
+        ce.get_absolute_url(): TEACHERS[role],
+        sitting.get_absolute_url(): {"student": 200, "anonymous": 302}.get(role, 404),
+        reverse("exams:ladder", args=["czech"]): 200,
+        "/certificates/ABCDEFGHJKLM/": 404,
+    }
+    for url, status in expected.items():
+        assert client.get(url).status_code == status, (role, url)
+    post = client.post(reverse("exams:answer", args=[sitting.pk]), {"index": "0", "answer": "zz"})
+    assert post.status_code == {"student": 400, "anonymous": 302}.get(role, 404)
+    start = client.post(reverse("exams:class_exam_start", args=[ce.pk]))
+    assert start.status_code == {
+        "student": 302,
+        "anonymous": 302,
+        "teacher": 403,
+        "co_teacher": 403,
+    }.get(role, 404)
+
+
+def test_the_pages_and_the_certificate_speak_czech(client, passed_exam):
+    client.force_login(passed_exam.user)
+    client.post("/language", {"language": "cs", "next": "/"})
+    ladder = client.get(reverse("exams:ladder", args=["czech"])).content.decode()
+    assert "Zkoušky" in ladder and "Stupeň 1: Kámen" in ladder
+    results = client.get(passed_exam.get_absolute_url()).content.decode()
+    assert "Zkoušku jsi složil(a)!" in results
+    code = passed_exam.certificate.code
+    _pages, text = pdf_text(client.get(reverse("exams:certificate_pdf", args=[code])).content)
+    assert "Osvědčení" in text and "Kámen" in text and code in text
