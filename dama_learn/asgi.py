@@ -1,4 +1,10 @@
-"""ASGI entry point."""
+"""ASGI entry point: the site over HTTP, and the live lessons' WebSockets (``live.routing``).
+
+Served by daphne's ``runserver`` in development (``make run``) and by uvicorn in production
+(README "Live lessons": ``uvicorn dama_learn.asgi:application``, beside gunicorn or alone).
+WebSockets get the session's user (``AuthMiddlewareStack``) and are refused from another site's
+page (``AllowedHostsOriginValidator``: the Origin must be one of ``ALLOWED_HOSTS``).
+"""
 
 import os
 
@@ -6,4 +12,20 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
 
-application = get_asgi_application()
+# Django first: the apps are loaded before anything imports a model
+django_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from live.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
