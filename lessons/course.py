@@ -21,9 +21,11 @@ from django.urls import reverse
 
 from core.board import cite, svg_lang
 
-COURSE_FILES = ("czech", "international", "brazilian", "comparison")
 VARIANT_COURSES = ("czech", "international", "brazilian")
 COMPARISON = "comparison"
+#: the Combinations course of each variant (issue 17): the named shots of ``dama.shots``
+COMBINATION_COURSES = tuple(f"combinations-{v}" for v in VARIANT_COURSES)
+COURSE_FILES = (*VARIANT_COURSES, COMPARISON, *COMBINATION_COURSES)
 KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
 
 
@@ -112,6 +114,15 @@ class Compare:
     note: Text
 
 
+@dataclass(frozen=True)
+class ShotLine:
+    """A Combinations step's shot: its name in ``dama.shots``, the goal and the proven line."""
+
+    name: str
+    goal: str
+    line: tuple[str, ...]
+
+
 @dataclass(eq=False)
 class Step:
     slug: str
@@ -124,6 +135,7 @@ class Step:
     arrows: tuple[tuple[str, str], ...]
     exercise: Exercise
     compare: tuple[Compare, ...] = ()
+    shot: ShotLine | None = None
     lesson: Lesson = field(init=False, repr=False)
     index: int = field(init=False, default=0)  # position in the course, from 0
 
@@ -144,6 +156,13 @@ class Step:
 
     def action_url(self, action: str) -> str:
         return reverse(f"lessons:{action}", args=[self.course.slug, self.lesson.slug, self.slug])
+
+    @property
+    def drill_url(self) -> str:
+        """The puzzle trainer of this step's shot (``?motif=`` filters the stream), or ""."""
+        if self.shot is None:
+            return ""
+        return reverse("puzzles:trainer", args=[self.variant]) + f"?motif={self.shot.name}"
 
     @property
     def check_url(self) -> str:
@@ -190,6 +209,10 @@ class Course:
     @property
     def is_comparison(self) -> bool:
         return self.slug == COMPARISON
+
+    @property
+    def is_combinations(self) -> bool:
+        return self.slug in COMBINATION_COURSES
 
     def get_absolute_url(self) -> str:
         return reverse("lessons:course", args=[self.slug])
@@ -262,6 +285,14 @@ def _read_exercise(raw: Any, where: str) -> Exercise:
     )
 
 
+def _read_shot(raw: Any, where: str) -> ShotLine | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not raw.get("name") or not raw.get("line"):
+        raise CourseDataError(f"{where}: expected {{name, goal, line: [moves]}}")
+    return ShotLine(name=str(raw["name"]), goal=str(raw.get("goal") or ""), line=_strs(raw["line"]))
+
+
 def read_course(path: Path) -> Course:
     """One course file as a :class:`Course` (raises :class:`CourseDataError` when unreadable)."""
     try:
@@ -312,6 +343,7 @@ def read_course(path: Path) -> Course:
                         )
                         for c in raw.get("compare") or []
                     ),
+                    shot=_read_shot(raw.get("shot"), f"{where}.shot"),
                 )
                 step.lesson = lesson
                 step.index = len(course.steps)
@@ -348,6 +380,12 @@ def get_course(slug: str) -> Course:
 
 def all_courses() -> list[Course]:
     return [get_course(slug) for slug in COURSE_FILES]
+
+
+def combinations_of(variant: str) -> Course | None:
+    """The Combinations course of ``variant`` (None for the comparison course)."""
+    slug = f"combinations-{variant}"
+    return get_course(slug) if slug in COMBINATION_COURSES else None
 
 
 def find_step_anywhere(step_slug: str) -> Step | None:

@@ -16,12 +16,21 @@ from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
 from core.variants import VARIANTS, get_variant, remember_variant
 
 from . import engine
-from .course import COMPARISON, Course, Step, all_courses, find_step_anywhere, get_course
+from .course import (
+    COURSE_FILES,
+    Course,
+    Step,
+    all_courses,
+    combinations_of,
+    find_step_anywhere,
+    get_course,
+)
 from .progress import Tracker, course_map
+from .signals import step_answered
 
 
 def _course(slug: str) -> Course:
-    if slug not in VARIANTS and slug != COMPARISON:
+    if slug not in COURSE_FILES:
         get_variant(slug)  # the site's friendly 404 for an unknown variant
     return get_course(slug)
 
@@ -46,11 +55,33 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
     tracker = Tracker(request)
     cmap = course_map(the_course, tracker.records(the_course))
     others = [c for c in all_courses() if c.slug != the_course.slug]
+    combinations = combinations_of(variant) if variant in VARIANTS else None
     return render(
         request,
         "lessons/course.html",
-        {"course": the_course, "map": cmap, "others": others, "variant": VARIANTS.get(variant)},
+        {
+            "course": the_course,
+            "map": cmap,
+            "others": others,
+            "variant": VARIANTS.get(variant),
+            "combinations": combinations,
+        },
     )
+
+
+def _drill(step: Step) -> dict | None:
+    """A Combinations step's drill: the puzzle trainer filtered by the step's shot (a motif of
+    ``dama.shots``) and how many puzzles of the site's pool show it (0: the page says so instead
+    of linking to an empty trainer)."""
+    if step.shot is None:
+        return None
+    from puzzles.stream import pool_rows  # the pool's rows, kept per process
+
+    name = step.shot.name
+    count = sum(
+        1 for row in pool_rows(step.variant) if any(m.split(":")[0] == name for m in row[2])
+    )
+    return {"url": step.drill_url, "count": count}
 
 
 def _resolve(request: HttpRequest, variant: str, lesson: str, step: str) -> tuple[Step, Tracker]:
@@ -107,6 +138,7 @@ def _render_step(
         "reveal_compare": done or show_answer,
         "selection": verdict.selection if verdict is not None and verdict.selection else "",
         "total": len(step.course.steps),
+        "drill": None if request.htmx else _drill(step),
     }
     template = "lessons/step_htmx.html" if request.htmx else "lessons/step.html"
     return render(request, template, context, status=status)
@@ -167,7 +199,15 @@ def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpRes
     )
     just_done = False
     if verdict.counts and verdict.status in (engine.RIGHT, engine.WRONG, engine.LEGAL):
-        _record, just_done = tracker.update(found, lambda r: r.note_attempt(verdict.is_right))
+        record, just_done = tracker.update(found, lambda r: r.note_attempt(verdict.is_right))
+        step_answered.send(
+            sender=Step,
+            request=request,
+            step=found,
+            right=verdict.is_right,
+            hints=record.hints_used,
+            answer_shown=record.answer_shown,
+        )
     return _render_step(
         request,
         found,

@@ -45,7 +45,10 @@ LESSONS_DIR = ROOT / "fixtures" / "lessons"
 COVERAGE_DOC = ROOT / "docs" / "lessons-coverage.md"
 RULEBOOKS_DIR = ROOT.parent / "shared" / "rulebooks"
 
-COURSE_FILES = ("czech", "international", "brazilian", "comparison")
+#: the Combinations courses (issue 17) are checked here like the rule courses; their shots' lines
+#: are proven and named by tests/lessons/test_combinations.py
+COMBINATION_COURSES = ("combinations-czech", "combinations-international", "combinations-brazilian")
+COURSE_FILES = ("czech", "international", "brazilian", "comparison", *COMBINATION_COURSES)
 KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
 OUTCOMES = ("no_pieces", "no_moves", "threefold", "move_rule", "endgame_count", "none")
 LANGS = ("cs", "en")
