@@ -6,6 +6,11 @@ its own: with more workers than cores they share the cores and every request tak
 (README "Hardening": on 2 cores, 50 users, the move check's server time p50/p95/p99 went from
 21.5/50.1/77.7 ms with 4 workers to 12.3/23.5/30.3 ms with 2, and requests per second rose).
 ``GUNICORN_WORKERS`` overrides the count (more when the database is on a slow network).
+
+gunicorn serves HTTP only. The live lessons' WebSockets (``/ws/``) need an ASGI server beside it,
+``uvicorn dama_learn.asgi:application``, with the proxy sending ``/ws/`` there and the Redis
+channel layer shared by both (README "Production"); a live lesson's page without its socket
+follows by polling.
 """
 
 import os

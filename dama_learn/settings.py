@@ -118,6 +118,9 @@ for _origin in CSRF_TRUSTED_ORIGINS:
 
 # --- apps -----------------------------------------------------------------------------------------
 INSTALLED_APPS = [
+    # Channels' ASGI server: `manage.py runserver` (so `make run`) serves the WebSockets of the live
+    # lessons too (live/); listed first so that its runserver is the one used
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -132,6 +135,10 @@ INSTALLED_APPS = [
     "lessons",
     "puzzles",
     "classroom",
+    "review",
+    "live",
+    "play",
+    "exams",
 ]
 
 MIDDLEWARE = [
@@ -152,6 +159,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "dama_learn.urls"
 WSGI_APPLICATION = "dama_learn.wsgi.application"
+# HTTP and the live lessons' WebSockets (dama_learn/asgi.py; README "Live lessons")
+ASGI_APPLICATION = "dama_learn.asgi.application"
 
 TEMPLATES = [
     {
@@ -165,6 +174,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "core.context_processors.site",
+                "review.context_processors.review",
             ],
         },
     },
@@ -206,10 +216,37 @@ if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
-# Sessions: Django's database store, with or without Redis. (Its cached_db store on Redis answers
-# every request with a 500 while Redis is down: it writes the session it read from the database
-# back to the cache without catching the error; tests/faults keeps the site up without Redis.)
+# The live lessons' channel layer (Django Channels): Redis when REDIS_URL (or
+# DAMA_CHANNELS_REDIS_URL, a database of its own) is set, which every process of the site shares
+# (gunicorn's workers send, the ASGI server's consumers receive); otherwise one process's memory,
+# enough for `make run` (daphne's runserver serves HTTP and WebSockets in one process).
+DAMA_CHANNELS_REDIS_URL = (
+    env_url("DAMA_CHANNELS_REDIS_URL", {"redis", "rediss", "unix"}) or REDIS_URL
+)
+CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+if DAMA_CHANNELS_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [DAMA_CHANNELS_REDIS_URL],
+                "prefix": os.environ.get("DAMA_CHANNELS_PREFIX", "dama-live"),
+            },
+        }
+    }
+# Sessions: Django's database store; with Redis, its cached_db store, which reads a request's
+# session from Redis (the database stays the record: every write goes there first). Its cache is
+# core.cache.TolerantRedisCache: with Redis down the sessions come from the database instead of
+# failing every request (tests/faults). Without Redis the db store: a locmem cache is per process.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+if REDIS_URL:
+    CACHES["sessions"] = {
+        "BACKEND": "core.cache.TolerantRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "sessions",
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
 
 # --- auth -----------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -239,6 +276,12 @@ DAMA_MAILS_PER_ADDRESS_PER_HOUR = env_int("DAMA_MAILS_PER_ADDRESS_PER_HOUR", 3, 
 # Wrong join codes per client address and hour (classroom.views.join): then every code gets 429
 # until the hour is over. Only wrong codes count (a class joining from a school shares an address).
 DAMA_JOIN_GUESSES_PER_HOUR = env_int("DAMA_JOIN_GUESSES_PER_HOUR", 60, minimum=1)
+# Exams (exams/): hours before a real exam of a level can be taken again, and the percentage of the
+# corpus's proven puzzles kept for the exams (practice never serves them; exams.pool).
+DAMA_EXAM_COOLDOWN_HOURS = env_int("DAMA_EXAM_COOLDOWN_HOURS", 24)
+DAMA_EXAM_SHARE = env_int("DAMA_EXAM_SHARE_PERCENT", 25, minimum=0) / 100
+# the play app's level (1-8) at which the computer defends an exam's endgame (on a worker)
+DAMA_EXAM_ENGINE_LEVEL = env_int("DAMA_EXAM_ENGINE_LEVEL", 6, minimum=1)
 # The reverse proxies in front of the site (addresses or networks, comma separated). Only a request
 # that comes from one of them has its client address read from X-Forwarded-For (the right-most
 # address that is not a trusted proxy); without this, every client behind a proxy is the proxy.
@@ -317,6 +360,10 @@ CONTENT_SECURITY_POLICY = {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
         "style-src": ["'self'"],
+        # htmx and the live lessons' WebSocket: the site itself only ('self' covers ws:// and wss://
+        # to the page's own host in CSP Level 3 browsers; an older browser that refuses the socket
+        # follows the lesson by polling, live/static/live/live.js)
+        "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],
@@ -345,8 +392,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
-# Deep searches and puzzle proofs get their own queues (workers: -Q default,deep,verify).
-CELERY_TASK_ROUTES = {"*.deep_*": {"queue": "deep"}, "puzzles.verify_puzzle": {"queue": "verify"}}
+# Deep searches, puzzle proofs and the computer's moves in games get their own queues
+# (workers: -Q default,deep,verify,play).
+CELERY_TASK_ROUTES = {
+    "*.deep_*": {"queue": "deep"},
+    "puzzles.verify_puzzle": {"queue": "verify"},
+    "play.*": {"queue": "play"},
+}
 
 
 def hard_time_limit(soft: int) -> int:

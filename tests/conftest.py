@@ -125,3 +125,14 @@ def _empty_kept_values():
     kept.forget_process()
     yield
     kept.forget_process()
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's default language: a request (LocaleMiddleware) or a
+    consumer that activates Czech leaves it active in the thread for whatever test runs next."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -10,10 +10,14 @@ import runpy
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tests.conftest import PASSWORD
 from tests.web.test_settings import run
 
 pytestmark = pytest.mark.django_db
@@ -28,19 +32,58 @@ def queries_of(client, url: str) -> list[str]:
     return [q["sql"] for q in queries.captured_queries]
 
 
-def test_a_logged_in_request_reads_its_session_and_user_with_one_query_each(client, student):
+def test_a_logged_in_request_reads_its_user_with_one_query_and_its_session_from_the_cache(
+    client, student
+):
     client.force_login(student)
+    client.get("/puzzles/czech/dashboard/")  # the session is cached at its first read
     sql = queries_of(client, "/puzzles/czech/dashboard/")
-    assert sum("django_session" in s for s in sql) == 1
+    cached = settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+    assert sum("django_session" in s for s in sql) == (0 if cached else 1)
     assert sum(s.startswith("SELECT") and '"auth_user"' in s for s in sql) == 1
 
 
-def test_sessions_are_djangos_database_store_with_or_without_redis(tmp_path):
-    # cached_db on Redis would fail every request while Redis is down (tests/faults)
-    with_redis = run("print(s.SESSION_ENGINE)", tmp_path, REDIS_URL="redis://r:6379/1")
-    without = run("print(s.SESSION_ENGINE)", tmp_path)
-    assert with_redis.stdout.strip() == without.stdout.strip()
-    assert without.stdout.strip() == "django.contrib.sessions.backends.db"
+def test_sessions_are_cached_on_redis_and_kept_in_the_database(tmp_path):
+    code = "print(s.SESSION_ENGINE, s.CACHES.get('sessions', {}).get('BACKEND'))"
+    with_redis = run(code, tmp_path, REDIS_URL="redis://r:6379/1").stdout.split()
+    without = run(code, tmp_path).stdout.split()
+    assert with_redis == [
+        "django.contrib.sessions.backends.cached_db",
+        "core.cache.TolerantRedisCache",
+    ]
+    # a locmem cache would be one per process: without Redis the database alone
+    assert without == ["django.contrib.sessions.backends.db", "None"]
+
+
+DOWN = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "sessions": {"BACKEND": "core.cache.TolerantRedisCache", "LOCATION": "redis://127.0.0.1:1/0"},
+}
+
+
+@override_settings(
+    CACHES=DOWN,
+    SESSION_ENGINE="django.contrib.sessions.backends.cached_db",
+    SESSION_CACHE_ALIAS="sessions",
+)
+def test_with_the_session_cache_down_sessions_come_from_the_database(client, student):
+    from django.contrib.sessions.models import Session
+
+    assert caches["sessions"].get("anything", "missed") == "missed"
+    caches["sessions"].set("anything", 1)  # a write is skipped, not an error
+    # a visitor's new session (the store asks the cache whether the key is taken), a log-in,
+    # a page read from the database, a log-out (the store deletes the cached copy)
+    assert client.get("/puzzles/czech/").status_code in (200, 302)
+    assert (
+        client.post(
+            "/accounts/login/", {"username": student.username, "password": PASSWORD}
+        ).status_code
+        == 302
+    )
+    assert Session.objects.count() >= 1
+    assert client.get("/accounts/profile/").status_code == 200
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/accounts/profile/").status_code == 302
 
 
 def test_an_expired_session_is_a_visitor_again(client, student):
@@ -49,6 +92,10 @@ def test_an_expired_session_is_a_visitor_again(client, student):
     client.force_login(student)
     assert client.get("/accounts/profile/").status_code == 200
     Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    if settings.SESSION_ENGINE.endswith("cached_db"):
+        # the cached copy expires with the session (its timeout is the session's age)
+        store = client.session
+        caches[settings.SESSION_CACHE_ALIAS].delete(store.cache_key)
     response = client.get("/accounts/profile/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 

@@ -182,6 +182,7 @@ def test_production_sends_a_strict_content_security_policy(tmp_path):
         "default-src": "'self'",
         "script-src": "'self'",
         "style-src": "'self'",
+        "connect-src": "'self'",  # htmx and the live lessons' WebSocket to the site itself
         "object-src": "'none'",
         "base-uri": "'self'",
         "frame-ancestors": "'none'",
