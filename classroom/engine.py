@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 import dama
 import dama.pdn
 import dama.solve
+from core import board as core_board
 from core.board import BoardView, board_from_fen, board_view, draw, find_move, play_line
 from core.variants import get_variant
 
@@ -55,8 +56,7 @@ def empty_fen(variant: str, white_to_move: bool = True) -> str:
     return "W:W:B" if white_to_move else "B:W:B"
 
 
-def white_to_move(fen: str) -> bool:
-    return fen.strip()[:1].upper() != "B"
+white_to_move = core_board.white_to_move
 
 
 def with_turn(fen: str, variant: str, white: bool) -> str:

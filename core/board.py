@@ -61,6 +61,11 @@ def engine_version() -> str:
     return str(dama.ENGINE_VERSION)
 
 
+def engine_build() -> dict[str, Any]:
+    """Which build of the engine this process runs: compiled with mypyc or pure Python."""
+    return dama.build_info()
+
+
 def engine_variant_names() -> tuple[str, ...]:
     return tuple(dama.VARIANT_NAMES)
 
@@ -76,6 +81,15 @@ def count_start_moves(variant: str) -> int:
 def start_board(variant: str) -> dama.Board:
     get_variant(variant)
     return dama.Board(variant)
+
+
+def white_to_move(fen: str) -> bool:
+    """Whether White moves in ``fen`` (a stored, valid position: its first letter says so).
+
+    >>> white_to_move("B:W31:B20"), white_to_move("W:W31:B20")
+    (False, True)
+    """
+    return fen.strip()[:1].upper() != "B"
 
 
 def board_from_fen(fen: str, variant: str) -> dama.Board:

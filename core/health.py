@@ -16,6 +16,7 @@ from django.db import connection
 from django.http import HttpRequest
 from kombu import Connection
 
+from . import board
 from .models import Job, WorkerHeartbeat
 
 TIMEOUT = 2.0
@@ -104,5 +105,7 @@ def report() -> tuple[bool, dict[str, Any]]:
         "broker": broker,
         "workers": workers,
         "pending_jobs": pending,
+        # which engine this install runs: compiled with mypyc or pure Python (dama._loader)
+        "engine": board.engine_build(),
     }
     return ok, body

@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from celery import Celery, bootsteps
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
 
@@ -66,4 +67,9 @@ app.conf.beat_schedule = {
     "puzzles-reverify-stale": {"task": "puzzles.verify_stale_puzzles", "schedule": 3600.0},
     # today's and tomorrow's daily puzzles exist before anyone asks (the pages pick them too)
     "puzzles-pick-daily": {"task": "puzzles.pick_daily_puzzles", "schedule": 3600.0},
+    # the review reminder mails (only to accounts that switched them on; once a day each)
+    "review-reminders": {
+        "task": "review.send_review_reminders",
+        "schedule": crontab(hour=16, minute=0),
+    },
 }

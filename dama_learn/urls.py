@@ -13,6 +13,10 @@ urlpatterns = [
     path("learn/", include("lessons.urls")),
     path("", include("puzzles.urls")),
     path("teach/", include("classroom.urls")),
+    path("review/", include("review.urls")),
+    path("live/", include("live.urls")),
+    path("play/", include("play.urls")),
+    path("", include("exams.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -34,8 +34,19 @@ def servable(variant: str) -> QuerySet[Puzzle]:
 
 def public_pool(variant: str) -> QuerySet[Puzzle]:
     """What the stream, the daily puzzle and the motif filter draw from: servable puzzles of the
-    site's pool (the corpus and puzzles staff made public), never a teacher's own puzzle."""
-    return servable(variant).public()
+    site's pool (the corpus and puzzles staff made public), never a teacher's own puzzle, nor
+    one kept for the exams (:func:`exam_reserved`)."""
+    return servable(variant).public().exclude(pk__in=exam_reserved())
+
+
+def exam_reserved() -> QuerySet:
+    """The ids of the puzzles the exams keep for themselves (``exams.ReservedPuzzle``, looked
+    up lazily: the exams build on the puzzles app): practice never serves them."""
+    try:
+        reserved = apps.get_model("exams", "ReservedPuzzle")
+    except LookupError:
+        return Puzzle.objects.none().values("pk")
+    return reserved.objects.values("puzzle_id")
 
 
 def playable(variant: str, pk: int) -> Puzzle | None:
@@ -75,6 +86,8 @@ def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
 def can_solve(user, puzzle: Puzzle) -> bool:
     """Everyone may play the site's pool; a teacher's puzzle only its author, and the teachers
     and students of a class it is assigned to (through a set)."""
+    if exam_reserved().filter(puzzle_id=puzzle.pk).exists():
+        return False  # an exam question is never practice
     if puzzle.is_public:
         return True
     if user is None or not user.is_authenticated:

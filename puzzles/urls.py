@@ -1,11 +1,13 @@
 from django.urls import path
 
-from . import views, views_trainer
+from . import views, views_mining, views_trainer
 
 app_name = "puzzles"
 urlpatterns = [
     path("puzzles/", views.index, name="index"),
     path("puzzles/dashboard/", views_trainer.dashboard_index, name="dashboard_index"),
+    path("puzzles/mining/", views_mining.jobs, name="mining"),
+    path("puzzles/mining/<int:pk>/", views_mining.job, name="mining_job"),
     path("puzzles/attempt/<int:pk>/move", views_trainer.attempt_move, name="attempt_move"),
     path("puzzles/attempt/<int:pk>/hint", views_trainer.attempt_hint, name="attempt_hint"),
     path(

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.http import urlencode
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -45,6 +45,15 @@ ACTIONS = ("move", "hint", "solution", "retry")
 
 def _int(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() and len(value) < 10 else None
+
+
+def _then(request: HttpRequest) -> str:
+    """Where ``?then=`` asks the page to go after the puzzle (instead of the stream's next
+    puzzle): a path of this site only, e.g. the review session (``review``); else empty."""
+    then = request.GET.get("then", "")
+    if len(then) > 200 or not then.startswith("/") or then.startswith("//"):
+        return ""
+    return then if url_has_allowed_host_and_scheme(then, allowed_hosts=None) else ""
 
 
 def _remember(request: HttpRequest, variant: str) -> None:
@@ -96,6 +105,18 @@ def motif_label(name: str) -> str:
         "sacrifice": _("sacrifice"),
         "shot": _("shot"),
         "turkish_strike": _("Turkish strike"),
+        # the named shots of dama.shots (issue 17)
+        "coup_royal": _("coup royal"),
+        "coup_napoleon": _("coup Napoléon"),
+        "coup_raphael": _("coup Raphaël"),
+        "coup_philippe": _("coup Philippe"),
+        "coup_de_la_bombe": _("bomb shot"),
+        "coup_de_repos": _("free move (temps de repos)"),
+        "coup_turc": _("coup turc"),
+        "coup_suisse": _("coup suisse"),
+        "double_deux": _("double-deux"),
+        "coup_de_dame": _("giving a king"),
+        "lock": _("lock"),
     }
     return labels.get(name, name.replace("_", " "))
 
@@ -228,6 +249,12 @@ def _context(
         "action_urls": _action_urls(attempt.pk),
         "daily": None,
     }
+    then = _then(request)
+    if then:  # sent here by another page (the review session): back there, actions keep it
+        suffix = "?" + urlencode({"then": then})
+        context["next_url"] = then
+        context["next_label"] = _("Continue")  # back to the page that sent the player here
+        context["action_urls"] = {k: v + suffix for k, v in context["action_urls"].items()}
     if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
         context["daily"] = {
             "date": attempt.daily_date,
@@ -298,7 +325,7 @@ def _owned_or_404(request: HttpRequest, pk: int) -> Attempt:
     return attempt
 
 
-def _back(attempt: Attempt) -> HttpResponse:
+def _back(attempt: Attempt, then: str = "") -> HttpResponse:
     if attempt.source == Attempt.Source.DAILY and attempt.daily_date:
         if attempt.daily_date == daily_mod.today():
             return redirect("puzzles:daily", variant=attempt.puzzle.variant)
@@ -306,8 +333,9 @@ def _back(attempt: Attempt) -> HttpResponse:
             "puzzles:daily_day", variant=attempt.puzzle.variant, day=attempt.daily_date.isoformat()
         )
     url = reverse("puzzles:solve", args=[attempt.puzzle.variant, attempt.puzzle_id])
-    if attempt.set_id:
-        url += "?" + urlencode({"set": attempt.set_id})
+    query = {k: v for k, v in (("set", attempt.set_id), ("then", then)) if v}
+    if query:
+        url += "?" + urlencode(query)
     return redirect(url)
 
 
@@ -316,7 +344,7 @@ def _conflict(request: HttpRequest, pk: int) -> HttpResponse:
     of this request was saved; show the attempt as it now stands (409)."""
     attempt = _owned_or_404(request, pk)
     if not request.htmx:
-        return _back(attempt)
+        return _back(attempt, _then(request))
     result = Result(
         Outcome.CONFLICT,
         _("This puzzle changed in another window or tab. Here is where it stands now."),
@@ -343,7 +371,7 @@ def _action(act):
         if isinstance(result, Attempt):  # a retry: maybe a new attempt
             attempt = result
             if not request.htmx:
-                return _back(attempt)
+                return _back(attempt, _then(request))
             result = Result(Outcome.RETRY, _("Back to the start position. Try again."))
         status = result.status
         if not request.htmx and result.kind not in (Outcome.BAD, Outcome.ILLEGAL, Outcome.FINISHED):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from puzzles.models import Puzzle
+from puzzles.stream import exam_reserved
 
 from .. import engine
 from ..forms import CorpusSearchForm
@@ -28,7 +29,7 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         wanted = request.POST.get("puzzle", "")
         puzzle = get_object_or_404(
-            Puzzle.objects.proven().public(),
+            Puzzle.objects.proven().public().exclude(pk__in=exam_reserved()),
             pk=int(wanted) if wanted.isdigit() and len(wanted) < 18 else 0,
             variant=puzzle_set.variant,
         )
@@ -43,6 +44,7 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
         .public()
         .filter(variant=puzzle_set.variant)
         .exclude(pk__in=puzzle_set.puzzles.values("pk"))
+        .exclude(pk__in=exam_reserved())  # kept for the exams
         .order_by("difficulty", "pk")
     )
     if form.is_bound and form.is_valid():

@@ -83,3 +83,11 @@ def signed(change: float | None) -> str:
     if points > 0:
         return f"+{points}"
     return f"-{-points}" if points < 0 else "±0"
+
+
+@register.filter
+def motif_name(name: str) -> str:
+    """A motif tag as the learner reads it (``coup_royal`` -> "coup royal", in the language)."""
+    from puzzles.views_trainer import motif_label
+
+    return str(motif_label(name))

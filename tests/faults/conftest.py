@@ -76,8 +76,12 @@ def on_own_redis(own_redis, settings):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": own_redis.url,
-        }
+        },
+        # the sessions' cache as settings.py makes it with REDIS_URL (cached_db sessions)
+        "sessions": {"BACKEND": "core.cache.TolerantRedisCache", "LOCATION": own_redis.url},
     }
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SESSION_CACHE_ALIAS = "sessions"
     settings.CELERY_BROKER_URL = own_redis.url
     use_broker(own_redis.url)
     yield own_redis

@@ -13,7 +13,7 @@ from puzzles.models import Puzzle
 from puzzles.verification import sweep
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import make_puzzle
-from tests.web.test_puzzle_proofs import CAPTURE, WIDE
+from tests.web.test_puzzle_proofs import CAPTURE, SLOW
 
 from .conftest import wait_for
 
@@ -81,7 +81,7 @@ def test_redis_stopped_while_users_solve_then_verification_resumes(
 def test_a_worker_killed_mid_proof_is_redelivered(on_own_redis, workers):
     redis = on_own_redis
     first = workers(redis.url)
-    puzzle = Puzzle.objects.create(**WIDE, limits={"nodes": 5_000_000, "seconds": 5})
+    puzzle = Puzzle.objects.create(**SLOW, limits={"nodes": 500_000_000, "seconds": 5})
     wait_for(lambda: verdict_of(puzzle.pk) == "running", 30, "the proof to start")
     first.kill()  # SIGKILL to the worker and its pool: no acknowledgement
     assert verdict_of(puzzle.pk) == "running"
@@ -92,7 +92,7 @@ def test_a_worker_killed_mid_proof_is_redelivered(on_own_redis, workers):
 
 def test_a_proof_over_its_time_limit_ends_undecided_not_stuck(on_own_redis, workers):
     workers(on_own_redis.url)
-    puzzle = Puzzle.objects.create(**WIDE, limits={"nodes": 50_000_000, "seconds": 1})
+    puzzle = Puzzle.objects.create(**SLOW, limits={"nodes": 500_000_000, "seconds": 1})
     started = time.monotonic()
     wait_for(lambda: verdict_of(puzzle.pk) in FINAL, 30, "the verdict of a proof over its limit")
     row = Puzzle.objects.get(pk=puzzle.pk)

@@ -5,7 +5,8 @@ them move by move (some wrong moves, some hints, an illegal move now and then), 
 lesson steps in order answering each, open the daily puzzle, their dashboard and the home board.
 A few visitors do the same without an account; the teacher watches the class's progress table.
 ``PageReader`` (LOAD_MIX=pages) only opens puzzle pages, without pauses, to measure how many
-pages the server's cores answer a second.
+pages the server's cores answer a second. ``Player`` (LOAD_MIX=play, LOAD_PLAYERS of them) plays
+the computer at level 8: a move, then the page's poll until the computer's reply is there.
 
 Every request records the client's latency and the server's own time (the ``Server-Timing``
 header of core.timing); an unexpected status is an error. The numbers go to LOAD_RESULTS (JSON).
@@ -231,3 +232,78 @@ class PageReader(Browsing):
     def puzzle_page(self):
         puzzle = random.choice(PLAN["puzzles"])
         self.page(f"/puzzles/{puzzle['variant']}/{puzzle['id']}/", "puzzle page")
+
+
+_GAME = re.compile(r'id="game"[^>]*data-state="(\w+)" data-version="(\d+)"')
+_FEN = re.compile(r'id="game-board"[^>]*data-fen="([^"]+)"')
+_VARIANT = re.compile(r'id="game-board"[^>]*data-variant="(\w+)"')
+
+
+class Player(Browsing):
+    """A student playing the computer at level 8 (LOAD_MIX=play): a random legal move after a
+    pause, then the game page's poll (every second, as the page's htmx does at level 8) until the
+    computer's reply (a worker's search of about a second) is there; a new game when one ends."""
+
+    fixed_count = int(os.environ.get("LOAD_PLAYERS", "0"))
+    wait_time = between(1, 3)
+
+    def on_start(self):
+        self.token = ""
+        self.game = None
+        self.variants = itertools.cycle(["czech", "international", "brazilian"])
+        self.page("/accounts/login/", "login page")
+        self.post(
+            "/accounts/login/", "login",
+            {"username": next(_accounts), "password": PLAN["password"]}, ok=(302,),
+        )  # fmt: skip
+
+    def _new_game(self):
+        variant = next(self.variants)
+        self.page(f"/play/{variant}/", "play page")
+        response = self.post(
+            f"/play/{variant}/", "play start", {"level": "8", "color": "white"}, ok=(302,)
+        )
+        location = response.headers.get("Location", "")
+        match = re.search(r"/play/game/(\d+)/", location)
+        self.game = int(match.group(1)) if match else None
+        self.html = self.page(location, "play game page") if match else ""
+
+    def _follow(self, html: str) -> str:
+        """Poll while the computer thinks; the game region once its reply is there."""
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            found = _GAME.search(html)
+            if found is None or found.group(1) != "thinking":
+                return html
+            time.sleep(1.0)
+            with self.client.get(
+                f"/play/game/{self.game}/wait?v={found.group(2)}", name="play wait",
+                headers=HX, catch_response=True, allow_redirects=False,
+            ) as r:  # fmt: skip
+                self._judge(r, (200, 204))
+                if r.status_code == 200:
+                    html = r.text or ""
+        return html
+
+    @task
+    def play_a_move(self):
+        import dama
+
+        found = _GAME.search(self.html or "") if self.game else None
+        if found is None or found.group(1) == "over":
+            self._new_game()
+            return
+        fen, variant = _FEN.search(self.html), _VARIANT.search(self.html)
+        if fen is None or variant is None:
+            self._new_game()
+            return
+        board = dama.Board(variant.group(1), fen.group(1).replace("&#x27;", "'"))
+        moves = board.legal_moves
+        if not moves:
+            self._new_game()
+            return
+        route = ",".join(map(str, random.choice(moves).routes[0]))
+        response = self.post(
+            f"/play/game/{self.game}/move", "play move", {"route": route}, htmx=True
+        )
+        self.html = self._follow(response.text or "")

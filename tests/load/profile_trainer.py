@@ -88,7 +88,9 @@ class Profiler:
             import pstats
 
             out = io.StringIO()
-            pstats.Stats(self.tool, stream=out).sort_stats("cumulative").print_stats(50)
+            pstats.Stats(self.tool, stream=out).sort_stats(
+                os.environ.get("PROFILE_SORT", "cumulative")
+            ).print_stats(int(os.environ.get("PROFILE_LINES", "50")))
             return out.getvalue()
         return ""
 

@@ -13,6 +13,9 @@ cores yields to the server it measures), stops everything and prints requests pe
 (client latency and the server's own time from the Server-Timing header) and the errors. The
 report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
 
+LOAD_MIX=play adds LOAD_PLAYERS (30) students playing the computer at level 8 to the class's
+traffic, with a worker of its own for the ``play`` queue at nice 10 (LOAD_PLAY_NICE).
+
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
 
@@ -136,6 +139,15 @@ class Stack:
             [PY, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "default,deep,verify",
              "--concurrency", "1", "--loglevel", "WARNING", "-n", f"load-{self.port}@localhost"],
         )  # fmt: skip
+        if os.environ.get("LOAD_MIX") == "play":
+            # the computer's moves (queue "play") on a worker of their own, one process per core
+            # at nice 10 (LOAD_PLAY_NICE): the searches take the CPU the web requests leave
+            self._start(
+                "play worker",
+                ["nice", "-n", str(env_int("LOAD_PLAY_NICE", 10)), PY, "-m", "celery", "-A",
+                 "dama_learn", "worker", "-Q", "play", "--concurrency", str(os.cpu_count() or 1),
+                 "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
+            )  # fmt: skip
         self._wait_healthy()
 
     def _postgres(self) -> None:
@@ -208,6 +220,12 @@ def run_locust(stack: Stack, users: int, seconds: int) -> dict:
     args += ["PageReader"] if os.environ.get("LOAD_MIX") == "pages" else [
         "Student", "Visitor", "Teacher"
     ]  # fmt: skip
+    if os.environ.get("LOAD_MIX") == "play":
+        # ... and besides them LOAD_PLAYERS (30) students playing the computer at level 8
+        players = env_int("LOAD_PLAYERS", 30)
+        env["LOAD_PLAYERS"] = str(players)
+        args[args.index("-u") + 1] = str(users + players)
+        args.append("Player")
     # the load generator shares the cores with the server it measures (in production the
     # clients are elsewhere): it runs at a lower priority (LOAD_CLIENT_NICE, 10; 0 turns it off),
     # so that it takes the CPU the server leaves rather than preempting a request mid-way

@@ -20,6 +20,7 @@ POLICY = {
     "default-src": "'self'",
     "script-src": "'self'",
     "style-src": "'self'",
+    "connect-src": "'self'",  # htmx and the live lessons' WebSocket (ws:// and wss:// to the site)
     "object-src": "'none'",
     "base-uri": "'self'",
     "frame-ancestors": "'none'",

@@ -48,7 +48,11 @@ def clock(monkeypatch, settings):
     cache is a local memory one here, whose expiry reads ``time.time`` (Redis, which CI's
     settings use, expires keys by the server's own clock)."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "clock"}
+        **settings.CACHES,  # the sessions' cache, when Redis is configured, stays
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "clock",
+        },
     }
     cache.clear()  # this local cache outlives the test before
     offset = [0.0]
@@ -340,11 +344,12 @@ def redis_cache(settings):
     if problem:
         service_unavailable(f"Redis is not reachable at {url}: {problem}")
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": f"test-ratelimit-{uuid.uuid4().hex}",
-        }
+        },
     }
     yield caches["default"]
 
@@ -368,10 +373,11 @@ def test_the_limiter_works_on_redis(client, student, settings, redis_cache):
 
 def test_a_cache_that_is_down_never_locks_anyone_out(client, student, settings):
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
-        }
+        },
     }
     settings.DAMA_LOGIN_FAILURES = 1
     assert fail(client).status_code == 200

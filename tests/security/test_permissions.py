@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from accounts.mail import confirmation_token
 from tests.puzzle_fixtures import make_puzzle
+from tests.web.play_helpers import FakeSearch
 from tests.web.test_classroom_permissions import MATRIX as CLASSROOM_MATRIX
+from tests.web.test_live_permissions import MATRIX as LIVE_MATRIX
 
 from .urlconf import site_routes, url_names
 
@@ -30,6 +32,10 @@ OWNER = {"anonymous": 404, "student": 200, "teacher": 404, "staff": 404}
 AUTHOR = {"anonymous": 404, "student": 404, "teacher": 404, "staff": 200}  # staff (and the author)
 STAFF = {"anonymous": LOGIN, "student": 302, "teacher": 302, "staff": 200}
 YESTERDAY = (timezone.localdate() - timedelta(days=1)).isoformat()
+#: an exam's sitting is its player's (a visitor is asked to log in)
+EXAM_OWNER = {"anonymous": LOGIN, "student": 200, "teacher": 404, "staff": 404}
+#: a class's exams are its teachers' (the class's student: 403; anyone else: 404)
+CLASS_TEACHERS = {"anonymous": LOGIN, "student": 403, "teacher": 200, "staff": 404}
 
 # (url name, method, kwargs builder, POST data, expected by role)
 MATRIX = [
@@ -64,6 +70,8 @@ MATRIX = [
     ("lessons:solution", "post", lambda w: w.step, {}, ALL),
     ("puzzles:index", "get", lambda w: {}, None, REDIRECT),
     ("puzzles:dashboard_index", "get", lambda w: {}, None, REDIRECT),
+    ("puzzles:mining", "get", lambda w: {}, None, STAFF),
+    ("puzzles:mining_job", "get", lambda w: {"pk": w.mining_job}, None, STAFF),
     ("puzzles:attempt_move", "post", lambda w: {"pk": w.attempt}, {"move": "22-17"}, OWNER),
     ("puzzles:attempt_hint", "post", lambda w: {"pk": w.attempt}, {}, OWNER),
     ("puzzles:attempt_solution", "post", lambda w: {"pk": w.attempt}, {}, OWNER),
@@ -76,7 +84,72 @@ MATRIX = [
     ("puzzles:daily", "get", lambda w: {"variant": "czech"}, None, ALL),
     ("puzzles:daily_archive", "get", lambda w: {"variant": "czech"}, None, ALL),
     ("puzzles:daily_day", "get", lambda w: {"variant": "czech", "day": YESTERDAY}, None, {r: 404 for r in ROLES}),
+    # review (issue 18): a visitor's review is their session's; the reminder needs an account; only the class's teachers add a set (a set that is not theirs: 400)
+    ("review:index", "get", lambda w: {}, None, ALL),
+    ("review:session", "get", lambda w: {"variant": "czech"}, None, ALL),
+    ("review:skip", "post", lambda w: {"variant": "czech"}, {"reset": "1"}, REDIRECT),
+    ("review:reminders", "post", lambda w: {}, {"daily_email": "on"}, ACCOUNT_POST),
+    ("review:class_add_set", "post", lambda w: {"pk": w.classroom.pk}, {"puzzle_set": "0"}, {"anonymous": LOGIN, "student": 403, "teacher": 400, "staff": 404}),
+    ("play:games", "get", lambda w: {}, None, ALL),
+    ("play:new", "get", lambda w: {"variant": "czech"}, None, ALL),
+    ("play:new", "post", lambda w: {"variant": "czech"}, {"level": "5", "color": "white"}, REDIRECT),
+    ("play:game", "get", lambda w: {"pk": w.game}, None, OWNER),
+    ("play:wait", "get", lambda w: {"pk": w.game}, None, {**OWNER, "student": 302}),
+    ("play:move", "post", lambda w: {"pk": w.game}, {"move": "22-18"}, {**OWNER, "student": 302}),
+    ("play:takeback", "post", lambda w: {"pk": w.game}, {}, {**OWNER, "student": 400}),
+    ("play:resign", "post", lambda w: {"pk": w.game}, {}, {**OWNER, "student": 302}),
+    ("play:hint", "post", lambda w: {"pk": w.game}, {}, {**OWNER, "student": 302}),
+    # a game is seen by its player and by the teachers of the player's classes
+    ("play:replay", "get", lambda w: {"pk": w.game}, None, {**OWNER, "teacher": 200}),
+    ("play:pdn", "get", lambda w: {"pk": w.game}, None, {**OWNER, "teacher": 200}),
+    ("play:class_games", "get", lambda w: {"class_pk": w.classroom.pk}, None, {"anonymous": LOGIN, "student": 403, "teacher": 200, "staff": 404}),
+    # exams (issue 19): a sitting and its certificate's PDF are the player's; a class exam its class's teachers'; the check of a certificate is public
+    ("exams:index", "get", lambda w: {}, None, REDIRECT),
+    ("exams:ladder", "get", lambda w: {"variant": "czech"}, None, ALL),
+    ("exams:start", "post", lambda w: {"variant": "czech", "number": 1}, {"kind": "practice"}, REDIRECT),
+    ("exams:sitting", "get", lambda w: {"pk": exams_of(w).exam.pk}, None, EXAM_OWNER),
+    ("exams:answer", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0", "answer": "zz"}, {**EXAM_OWNER, "student": 400}),
+    ("exams:skip", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0"}, {**EXAM_OWNER, "student": 302}),
+    ("exams:endgame", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0"}, {**EXAM_OWNER, "student": 400}),
+    ("exams:finish", "post", lambda w: {"pk": exams_of(w).exam.pk}, {}, {**EXAM_OWNER, "student": 302}),
+    ("exams:certificate_pdf", "get", lambda w: {"code": exams_of(w).certificate.code}, None, EXAM_OWNER),
+    ("exams:verify", "get", lambda w: {"code": exams_of(w).certificate.code}, None, ALL),
+    ("exams:class_exams", "get", lambda w: {"classroom": w.classroom.pk}, None, CLASS_TEACHERS),
+    ("exams:class_exams", "post", lambda w: {"classroom": w.classroom.pk}, {"starts_at": "soon"}, {**CLASS_TEACHERS, "teacher": 400}),
+    ("exams:class_exam", "get", lambda w: {"pk": exams_of(w).class_exam.pk}, None, CLASS_TEACHERS),
+    # the class's certificates are printed by a worker job (nobody passed yet: 409), followed and downloaded by the class's teachers only
+    ("exams:class_certificates", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {**CLASS_TEACHERS, "teacher": 409}),
+    ("exams:class_certificates_job", "get", lambda w: {"pk": exams_of(w).class_exam.pk, "job_id": exams_of(w).print_job.pk}, None, CLASS_TEACHERS),
+    ("exams:class_certificates_pdf", "get", lambda w: {"pk": exams_of(w).class_exam.pk, "job_id": exams_of(w).print_job.pk}, None, CLASS_TEACHERS),
+    ("exams:class_exam_start", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {"anonymous": LOGIN, "student": 302, "teacher": 403, "staff": 404}),
 ]  # fmt: skip
+
+
+def exams_of(w):
+    """The student's practice exam, a certificate of theirs and a class exam of the teacher's
+    class open now, made the first time a row asks for them."""
+    if not hasattr(w, "exam"):
+        from exams.models import Certificate, ClassExam, Exam
+
+        w.exam = Exam.start(w.student, "czech", 1, "practice")
+        w.certificate = Certificate.objects.create(
+            exam=w.exam, user=w.student, name="Standa", variant="czech", level=1,
+            issued_on=timezone.localdate(),
+        )  # fmt: skip
+        w.class_exam = ClassExam.objects.create(
+            classroom=w.classroom, variant="czech", level=1, starts_at=timezone.now()
+        )
+        from core.models import Job
+        from exams.models import CertificatePrint
+        from exams.tasks import PRINT_JOB
+
+        w.print_job = Job.objects.create(
+            kind=PRINT_JOB, status=Job.Status.DONE, params={"class_exam": w.class_exam.pk}
+        )
+        CertificatePrint.objects.create(
+            job=w.print_job, class_exam=w.class_exam, pdf=b"%PDF-1.4 test", pages=1
+        )
+    return w
 
 
 class World:
@@ -85,11 +158,17 @@ class World:
 
 
 @pytest.fixture
-def world(student, teacher, staff):
+def world(student, teacher, staff, monkeypatch):
     from django.test import Client
 
+    from classroom.models import Classroom
     from core.models import Job
     from lessons.course import get_course
+    from play import engine as play_engine
+    from play.models import Game
+    from puzzles.models import MiningJob
+
+    monkeypatch.setattr(play_engine, "_search_module", FakeSearch)  # the moves do not matter here
 
     puzzle = make_puzzle("czech_gain")
     # the student's attempt, made in a browser of their own
@@ -101,8 +180,15 @@ def world(student, teacher, staff):
     attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
     step = get_course("czech").steps[0]
     job = Job.objects.create(kind="probe", owner=staff, params={"variant": "czech"})
+    mining_job = MiningJob.objects.create(variant="czech", tasks=1, games=1).pk
+    # the student's game against the computer (White to move), in a class the teacher runs
+    game = Game.start(user=student, variant="czech", level=5, player_white=True).pk
+    classroom = Classroom.objects.create(name="4.B", variant="czech")
+    classroom.teachers.add(teacher)
+    classroom.memberships.create(user=student)
     return World(
         student=student, teacher=teacher, staff=staff, puzzle=puzzle, attempt=attempt, job=job,
+        game=game, classroom=classroom, mining_job=mining_job,
         step={"variant": "czech", "lesson": step.lesson.slug, "step": step.slug},
     )  # fmt: skip
 
@@ -133,7 +219,11 @@ def test_visitors_asking_for_account_pages_are_sent_to_the_login_page(client, wo
 
 
 def test_the_two_matrices_cover_every_url_of_the_site():
-    covered = {row[0] for row in MATRIX} | {f"classroom:{row[0]}" for row in CLASSROOM_MATRIX}
+    covered = (
+        {row[0] for row in MATRIX}
+        | {f"classroom:{row[0]}" for row in CLASSROOM_MATRIX}
+        | {f"live:{row[0]}" for row in LIVE_MATRIX}
+    )
     assert url_names() - covered == set(), "add a row for each new view"
 
 

@@ -10,6 +10,7 @@ Redis missing: the test is skipped with the reason, or fails when DAMA_REQUIRE_S
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -74,27 +75,38 @@ def forget_keys(client) -> None:
         client.delete(*keys)
 
 
-@pytest.fixture
-def redis_broker(settings):
-    url = verify_redis_url()
+@contextlib.contextmanager
+def on_redis_broker(settings, url: str, transport_options: dict | None = None):
+    """This process's Celery app on the Redis broker at ``url`` (its keys forgotten before and
+    after); the app's broker settings come back afterwards."""
     problem = redis_problem(url)
     if problem:
         service_unavailable(f"Redis is not reachable at {url}: {problem}")
     import redis
 
-    client = redis.Redis.from_url(url)
-    forget_keys(client)
     from dama_learn.celery import app
 
+    client = redis.Redis.from_url(url)
+    forget_keys(client)
     previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
     settings.CELERY_BROKER_URL = url
-    settings.DAMA_PROOF_SECONDS = int(FAST_REDELIVERY["DAMA_PROOF_SECONDS"])
     use_broker(url)
-    yield url
-    app.conf.broker_url, app.conf.broker_transport_options = previous
-    drop_pools()
-    forget_keys(client)
-    client.close()
+    if transport_options is not None:
+        app.conf.broker_transport_options = transport_options
+    try:
+        yield url
+    finally:
+        app.conf.broker_url, app.conf.broker_transport_options = previous
+        drop_pools()
+        forget_keys(client)
+        client.close()
+
+
+@pytest.fixture
+def redis_broker(settings):
+    settings.DAMA_PROOF_SECONDS = int(FAST_REDELIVERY["DAMA_PROOF_SECONDS"])
+    with on_redis_broker(settings, verify_redis_url()) as url:
+        yield url
 
 
 @pytest.fixture
@@ -114,13 +126,15 @@ class Worker:
     """`celery -A dama_learn worker -Q verify,deep` in its own process group (proofs, and the
     board editor's "Ask the engine")."""
 
-    def __init__(self, broker: str, log: Path, env: dict[str, str]) -> None:
+    def __init__(
+        self, broker: str, log: Path, env: dict[str, str], queues: str = "verify,deep"
+    ) -> None:
         self.hostname = f"verify-{uuid.uuid4().hex[:8]}@localhost"
         self.broker = broker
         self.log_path = log
         self._log = open(log, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "verify,deep",
+            [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", queues,
              "-n", self.hostname, "--concurrency", "1", "--loglevel", "INFO",
              "--without-mingle", "--without-gossip"],
             cwd=settings.BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
@@ -162,7 +176,7 @@ def start_worker(transactional_db, tmp_path):
     it answers; every worker is stopped after the test."""
     started: list[Worker] = []
 
-    def start(broker: str) -> Worker:
+    def start(broker: str, queues: str = "verify,deep") -> Worker:
         env = {
             **os.environ,
             **FAST_REDELIVERY,
@@ -171,7 +185,7 @@ def start_worker(transactional_db, tmp_path):
             "CELERY_BROKER_URL": broker,
             "PYTHONUNBUFFERED": "1",
         }
-        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log", env)
+        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log", env, queues)
         started.append(worker)
         worker.wait_ready()
         return worker

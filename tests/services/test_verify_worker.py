@@ -13,7 +13,7 @@ import time
 import pytest
 
 from puzzles.models import FINAL, Puzzle, Verdict
-from tests.web.test_puzzle_proofs import CAPTURE, COOKED, GAIN, NO_WIN, WIDE
+from tests.web.test_puzzle_proofs import CAPTURE, COOKED, GAIN, NO_WIN, SLOW
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -86,7 +86,7 @@ def test_cooked_and_unsolvable_puzzles_get_their_verdicts_from_the_worker(
 
 def test_an_edit_while_the_worker_proves_wins_over_the_older_revision(redis_broker, start_worker):
     start_worker(redis_broker)
-    puzzle = Puzzle.objects.create(**WIDE, limits={"seconds": 5})
+    puzzle = Puzzle.objects.create(**SLOW, limits={"seconds": 5})
     wait_for(puzzle.pk, [Verdict.RUNNING], what=lambda p: p.progress_nodes > 0)
     puzzle.refresh_from_db()
     puzzle.fen, puzzle.goal, puzzle.horizon = CAPTURE["fen"], "capture", None
@@ -100,8 +100,7 @@ def test_a_worker_killed_mid_proof_is_replaced_and_the_verdict_still_arrives(
     redis_broker, start_worker, client, staff
 ):
     first = start_worker(redis_broker)
-    # three kings against one on 10x10: about 700,000 positions, 2 s of search
-    puzzle = Puzzle.objects.create(**WIDE, limits={"nodes": 5_000_000, "seconds": 5})
+    puzzle = Puzzle.objects.create(**SLOW, limits={"nodes": 500_000_000, "seconds": 5})
     running = wait_for(
         puzzle.pk, [Verdict.RUNNING], what=lambda p: p.progress_nodes > 0, workers=[first]
     )
@@ -119,11 +118,8 @@ def test_a_worker_killed_mid_proof_is_replaced_and_the_verdict_still_arrives(
     second = start_worker(redis_broker)
     done = wait_for(puzzle.pk, seconds=60, workers=[first, second])
     assert done.worker == second.hostname, second.log()[-3000:]
-    assert done.verdict in (Verdict.COOKED, Verdict.UNDECIDED), (done.verdict, done.error)
-    if done.verdict == Verdict.UNDECIDED:  # a slow machine: the 5 s limit ran out, not a bug
-        assert done.proof["reason"] == "seconds"
-    else:
-        assert len(done.proof["alternatives"]) >= 1
+    # the second worker proved from the start until the 5 s limit (the search needs far more)
+    assert (done.verdict, done.proof["reason"]) == (Verdict.UNDECIDED, "seconds"), done.error
     assert done.attempts == 2
     # redelivered by Redis after the visibility timeout, not by the sweeper (900 s)
     assert time.monotonic() - killed_at < 40

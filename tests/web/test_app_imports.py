@@ -69,7 +69,17 @@ def find_cycle(graph: dict[str, dict[str, list[str]]]) -> list[str] | None:
 
 
 def test_the_apps_of_the_site_are_all_read():
-    assert set(site_apps()) == {"core", "accounts", "lessons", "puzzles", "classroom"}
+    assert set(site_apps()) == {
+        "core",
+        "accounts",
+        "lessons",
+        "puzzles",
+        "classroom",
+        "review",
+        "play",
+        "exams",
+        "live",
+    }
 
 
 def test_core_imports_no_app():

@@ -10,7 +10,7 @@ from django.conf import settings
 from core import board as core_board
 from core.variants import VARIANT_NAMES
 
-APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "dama_learn"]
+APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "play", "dama_learn", "exams"]
 #: the modules that import the engine: one per app, and core's variant registry (dama.VARIANTS)
 ADAPTERS = {
     "core/board.py",
@@ -18,6 +18,8 @@ ADAPTERS = {
     "lessons/engine.py",
     "puzzles/engine.py",
     "classroom/engine.py",
+    "play/engine.py",
+    "exams/engine.py",
 }
 
 

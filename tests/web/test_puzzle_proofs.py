@@ -41,6 +41,9 @@ NO_CAPTURE = {"variant": "czech", "fen": "W:W22:B10", "goal": "capture"}
 NO_WIN = {"variant": "czech", "fen": "W:W30:B3", "goal": "win", "horizon": 2}
 #: three kings against one on 10x10: a wide tree (about 700,000 positions for horizon 6)
 WIDE = {"variant": "international", "fen": "W:WK46,K47,K48:BK5", "goal": "win", "horizon": 6}
+#: three kings against two on 10x10, a win in 10: tens of millions of positions, more than 20 s
+#: of search even with the compiled engine (tests that need a proof still running use it)
+SLOW = {"variant": "international", "fen": "W:WK46,K47,K48:BK5,K4", "goal": "win", "horizon": 10}
 
 CORPUS = Path(settings.BASE_DIR) / "fixtures" / "puzzles"
 
@@ -446,6 +449,7 @@ def test_the_periodic_job_reverifies_verdicts_of_an_older_engine_and_keeps_them_
 def test_the_beat_schedule_runs_the_sweeper_and_the_stale_job():
     from dama_learn.celery import app
 
+    app.loader.import_default_modules()  # what a worker registers when it starts
     tasks = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert {"puzzles.sweep_verifications", "puzzles.verify_stale_puzzles"} <= tasks
     assert tasks <= set(app.tasks)
@@ -785,7 +789,10 @@ def test_mine_puzzles_from_pdn_games_writes_pdn_and_saves(
     assert "saved: 1 new, 0 updated, 0 unchanged" in out
     (mined,) = list(engine.read_puzzles(out_file.read_text()))
     assert (mined.goal, mined.solution) == ("capture", ["28x19x12x3"])
-    assert len(queue) == 1
+    # mined with its proof: saved proven, nothing left for the workers to prove
+    assert engine.is_verdict(mined.proof)
+    assert queue == []
+    assert Puzzle.objects.get().verdict == "unique"
 
 
 @pytest.mark.slow

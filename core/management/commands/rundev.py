@@ -2,6 +2,10 @@
 
     python manage.py rundev [addrport]     # default 127.0.0.1:8000
 
+``runserver`` is daphne's (``daphne`` comes first in INSTALLED_APPS): it serves the site and the
+live lessons' WebSockets (``dama_learn/asgi.py``) in one process, with the in-memory channel layer
+unless REDIS_URL is set, and reloads on code changes as Django's does.
+
 The worker consumes every queue (default, deep, verify) with the broker from settings (a SQLite
 file unless REDIS_URL or CELERY_BROKER_URL is set) and runs the periodic jobs (embedded beat).
 When either process exits, the other is stopped too.
@@ -60,7 +64,10 @@ def stop_children(children: list[subprocess.Popen], seconds: float = STOP_SECOND
 
 
 class Command(BaseCommand):
-    help = "Start runserver and a Celery worker in the foreground (Ctrl-C stops both)."
+    help = (
+        "Start runserver (daphne's: HTTP and the live lessons' WebSockets) and a Celery worker "
+        "in the foreground (Ctrl-C stops both)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
@@ -87,7 +94,7 @@ class Command(BaseCommand):
             worker = subprocess.Popen(
                 [
                     sys.executable, "-m", "celery", "-A", "dama_learn", "worker",
-                    "-Q", "default,deep,verify", "--loglevel", "INFO",
+                    "-Q", "default,deep,verify,play", "--loglevel", "INFO",
                     "--concurrency", str(concurrency), "-n", "dev@%h",
                     "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
                 ],
