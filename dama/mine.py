@@ -65,6 +65,9 @@ DEFAULT_MIX = {"capture": 0.3, "gain": 0.55, "win": 0.15}
 #: the longest solution looked for (the puzzle's own horizon is its minimal solution length)
 MINING_LIMITS = Limits(moves=8, nodes=60_000, seconds=2.0)
 MINING_LIMITS_10x10 = Limits(moves=6, nodes=25_000, seconds=1.5)
+#: plies of the material look-ahead that picks candidate positions, by board size (a gain the
+#: look-ahead cannot see is never proved, so this bounds how deep mined puzzles go)
+LOOK_AHEAD = {8: 4, 10: 2}
 #: the deepest puzzle horizon mined
 MAX_HORIZON = 8
 #: limits of the check that another move of the opponent avoided the puzzle
@@ -702,7 +705,7 @@ def mine(
     lines: set[tuple[str, str, str]] = set()
     found = 0
     rng = random.Random(seed)
-    look_ahead = 2 if v.size == 10 else 4
+    look_ahead = LOOK_AHEAD[v.size]
     if v.size == 10 and limits is MINING_LIMITS:
         # the 10x10 board: wider trees, so cheaper filters and smaller proofs per candidate
         limits = MINING_LIMITS_10x10

@@ -105,3 +105,34 @@ def test_the_spread_command_reports_pieces_moves_and_horizons(tmp_path) -> None:
     text = buf.getvalue()
     assert "czech: 2 puzzles" in text
     assert "pieces   00-04 50%  20-24 50%" in text and "move     010+ 50%  ? 50%" in text
+
+
+@pytest.mark.django_db
+def test_the_corpus_command_mines_to_its_target_and_resumes_where_it_stopped(tmp_path) -> None:
+    out = tmp_path / "brazilian.pdn"
+    args = ["mine_puzzles_corpus", "--variant", "brazilian", "--seed", "3", "--out", str(out)]
+    call_command(*args, "--target", "2", "--deep-share", "0", stdout=StringIO())
+    first = out.read_text(encoding="utf-8")
+    assert first.count("[Event ") == 2 and first.count("[Proof ") == 2
+    assert "engine brazilian level 4 seed 3 game " in first
+    call_command(*args, "--target", "3", "--deep-share", "0", stdout=StringIO())
+    grown = out.read_text(encoding="utf-8")
+    # the file grows: what was there stays, one new puzzle, none twice
+    assert grown.startswith(first) and grown.count("[Event ") == 3
+    fens = [line for line in grown.splitlines() if line.startswith("[FEN ")]
+    goals = [line for line in grown.splitlines() if line.startswith("[Goal ")]
+    assert len(set(zip(fens, goals))) == 3
+    done = StringIO()
+    call_command(*args, "--target", "3", stdout=done)
+    assert "already holds 3 puzzles" in done.getvalue()
+
+
+def test_the_deep_share_lets_a_short_puzzle_in_only_beside_enough_deep_ones() -> None:
+    from puzzles.management.commands.mine_puzzles_corpus import SLACK, short_allowed
+
+    assert short_allowed([], 0.3)
+    assert not short_allowed([1] * SLACK, 0.3)
+    # 30 % deep: 7 short ones for every 3 deep ones
+    assert short_allowed([1] * (SLACK + 6) + [3] * 3, 0.3)
+    assert not short_allowed([2] * (SLACK + 7) + [4] * 3, 0.3)
+    assert short_allowed([1] * 500, 0)

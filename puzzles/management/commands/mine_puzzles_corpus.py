@@ -7,7 +7,10 @@ Puzzles come from games the engine plays against itself at ``--level`` (``--node
 are appended to ``fixtures/puzzles/<variant>.pdn`` (or ``--out``) with their proofs (the ``Proof``
 tag: loading does not prove them again). The file is read first: puzzles already in it are never
 mined again, and the run goes on from the game after the last one of this seed found in it, so an
-interrupted run resumes where it stopped. ``--requalify`` proves the puzzles of another PDN file
+interrupted run resumes where it stopped. ``--deep-share`` keeps the file's share of puzzles of
+3 or more solver moves at that share or above as it grows: a shorter puzzle is appended only while
+the file's short ones stay within that proportion of its deep ones (plus :data:`SLACK`), so the
+time goes into finding deep ones and the file is balanced whenever the run stops. ``--requalify`` proves the puzzles of another PDN file
 again by today's rules (unique, no dual on the main line), names their shots and appends those that
 pass.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from django.conf import settings
@@ -24,18 +28,42 @@ from django.core.management.base import BaseCommand, CommandError
 from core.variants import VARIANT_NAMES
 from puzzles import engine
 
+#: short puzzles allowed beyond the deep-share proportion (so that a new file can start)
+SLACK = 20
+#: solver moves from which a puzzle counts as deep (intermediate and advanced)
+DEEP = 3
+
 
 def corpus_path(variant: str) -> Path:
     return Path(settings.BASE_DIR) / "fixtures" / "puzzles" / f"{variant}.pdn"
 
 
-def known_puzzles(text: str, variant: str) -> set[tuple[str, str]]:
-    """The (fen, goal) pairs of a PDN text's puzzles, as the loader normalises them."""
-    out = set()
+def known_puzzles(text: str, variant: str) -> dict[tuple[str, str], int]:
+    """The (fen, goal) pairs of a PDN text's puzzles, as the loader normalises them, with their
+    horizons (0 when the text gives none)."""
+    out = {}
     for entry in engine.read_puzzles(text, variant):
         if not isinstance(entry, Exception):
-            out.add((entry.fen, entry.goal))
+            out[(entry.fen, entry.goal)] = entry.horizon or 0
     return out
+
+
+def short_allowed(horizons: Iterable[int], share: float) -> bool:
+    """Whether one more short puzzle (fewer than :data:`DEEP` solver moves) keeps a file with
+    these puzzles' ``horizons`` at ``share`` deep ones or above (give or take :data:`SLACK`).
+
+    >>> short_allowed([1] * 20, 0.3), short_allowed([1] * 20 + [3] * 3, 0.3)
+    (False, True)
+    """
+    deep = short = 0
+    for h in horizons:
+        if h >= DEEP:
+            deep += 1
+        else:
+            short += 1
+    if share <= 0:
+        return True
+    return short + 1 <= deep * (1 - share) / share + SLACK
 
 
 def last_game(text: str, variant: str, level: int, seed: int) -> int:
@@ -54,10 +82,18 @@ class Command(BaseCommand):
         parser.add_argument("--level", type=int, default=4, choices=range(4, 9))
         parser.add_argument("--nodes", type=int, default=1500, help="search nodes per move")
         parser.add_argument("--seconds", type=float, default=0, help="stop after this long")
+        parser.add_argument(
+            "--deep-share",
+            type=float,
+            default=0.3,
+            help=f"keep at least this share of puzzles of {DEEP}+ solver moves (0: any)",
+        )
         parser.add_argument("--out", metavar="FILE", help="default: fixtures/puzzles/<variant>.pdn")
         parser.add_argument("--requalify", metavar="FILE", help="re-prove and keep these instead")
 
-    def handle(self, *args, variant, target, seed, level, nodes, seconds, out, requalify, **o):
+    def handle(
+        self, *args, variant, target, seed, level, nodes, seconds, deep_share, out, requalify, **o
+    ):
         path = Path(out) if out else corpus_path(variant)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
         known = known_puzzles(text, variant)
@@ -72,14 +108,15 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(kept)} puzzles kept and appended to {path}")
             return
         start = last_game(text, variant, level, seed) + 1
-        want = target - len(known)
-        if want <= 0:
-            self.stdout.write(f"{path} already holds {len(known)} puzzles")
+        held = len(known)
+        if held >= target:
+            self.stdout.write(f"{path} already holds {held} puzzles")
             return
-        n = 0
+        n = passed = 0
         for p in engine.mine(
             variant,
-            want,
+            # short ones passed over count among the mined: ask for all the deep share may need
+            round((target - held) / max(deep_share, 0.1)),
             seed,
             natural=True,
             level=level,
@@ -87,15 +124,25 @@ class Command(BaseCommand):
             first_game=start,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
-            known.add((p.fen, p.goal))
-            self._append(path, [p])
-            n += 1
-            self.stdout.write(
-                f"[{time.perf_counter() - t0:7.0f}s] {n} {p.goal} {p.horizon} {' '.join(p.motifs)}"
-            )
-            if seconds and time.perf_counter() - t0 > seconds:
+            horizon = p.horizon or 0
+            in_file = (h for h in known.values() if h >= 0)
+            if horizon < DEEP and not short_allowed(in_file, deep_share):
+                passed += 1
+                known[(p.fen, p.goal)] = -1  # not mined again in this run, not in the file
+            else:
+                known[(p.fen, p.goal)] = horizon
+                self._append(path, [p])
+                n += 1
+                self.stdout.write(
+                    f"[{time.perf_counter() - t0:7.0f}s] {n} {p.goal} {p.horizon} "
+                    + " ".join(p.motifs)
+                )
+            if held + n >= target or seconds and time.perf_counter() - t0 > seconds:
                 break
-        self.stdout.write(f"{n} puzzles appended to {path} in {time.perf_counter() - t0:.0f}s")
+        self.stdout.write(
+            f"{n} puzzles appended to {path} in {time.perf_counter() - t0:.0f}s"
+            f" ({passed} short ones passed over for the deep share)"
+        )
 
     @staticmethod
     def _append(path: Path, puzzles: list[engine.PuzzleData]) -> None:
