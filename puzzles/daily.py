@@ -118,8 +118,12 @@ def todays_ids() -> frozenset[int]:
 
 def is_todays(puzzle: Puzzle) -> bool:
     """Whether ``puzzle`` is today's daily puzzle of its variant: then it is played only as the
-    daily puzzle (its plain address would let a player see the solution there first)."""
-    return puzzle.is_public and puzzle.pk in todays_ids()
+    daily puzzle (its plain address would let a player see the solution there first). A puzzle
+    served to the trainer knows it already (:func:`~puzzles.models.served_puzzle`)."""
+    if not puzzle.is_public:
+        return False
+    known = getattr(puzzle, "daily_today", None)
+    return puzzle.pk in todays_ids() if known is None else known
 
 
 def solved_days(player: Player, variant: str) -> set[date]:

@@ -16,10 +16,11 @@ from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q, Value
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -578,18 +579,32 @@ _served = Kept("puzzles", seconds=KEEP_SECONDS, size=KEEP_MAX)
 
 def served_puzzle(pk: int) -> Puzzle | None:
     """Puzzle ``pk`` as the trainer serves it: without its heavy columns (the proof is read
-    apart, into :meth:`Puzzle.judge`).
+    apart, into :meth:`Puzzle.judge`), with the two facts every puzzle page checks read in the
+    same query: ``daily_today`` (it is today's daily puzzle of its variant) and ``exam_reserved``
+    (the exams keep it: practice never serves it).
 
     Every move and puzzle page needs its puzzle, the same row for every player: a puzzle of the
     site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`
-    (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle,
-    or a worker writes a verdict). A teacher's puzzle, which its author may be editing, is read
-    every time."""
+    (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle
+    or a daily puzzle, reserves puzzles for the exams, or a worker writes a verdict), by date,
+    so that no kept ``daily_today`` outlives its day. A teacher's puzzle, which its author may
+    be editing, is read every time."""
+    day = timezone.localdate()
     return _served.get(
-        pk,
-        lambda: Puzzle.objects.filter(pk=pk).defer(*HEAVY_FIELDS).first(),
+        (pk, day),
+        lambda: _served_rows(day).filter(pk=pk).first(),
         keep=lambda puzzle: puzzle is not None and puzzle.is_public,
     )
+
+
+def _served_rows(day) -> models.QuerySet[Puzzle]:
+    today = DailyPuzzle.objects.filter(puzzle=OuterRef("pk"), date=day)
+    rows = Puzzle.objects.defer(*HEAVY_FIELDS).annotate(daily_today=Exists(today))
+    try:  # looked up lazily: the exams build on the puzzles app
+        reserved = apps.get_model("exams", "ReservedPuzzle")
+    except LookupError:
+        return rows.annotate(exam_reserved=Value(False))
+    return rows.annotate(exam_reserved=Exists(reserved.objects.filter(puzzle=OuterRef("pk"))))
 
 
 def forget_served(**_signal: Any) -> None:

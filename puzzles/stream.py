@@ -86,7 +86,10 @@ def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
 def can_solve(user, puzzle: Puzzle) -> bool:
     """Everyone may play the site's pool; a teacher's puzzle only its author, and the teachers
     and students of a class it is assigned to (through a set)."""
-    if exam_reserved().filter(puzzle_id=puzzle.pk).exists():
+    reserved = getattr(puzzle, "exam_reserved", None)  # read with the puzzle when it is served
+    if reserved is None:
+        reserved = exam_reserved().filter(puzzle_id=puzzle.pk).exists()
+    if reserved:
         return False  # an exam question is never practice
     if puzzle.is_public:
         return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -195,7 +196,8 @@ def test_todays_puzzle_is_not_playable_under_its_plain_address(client, pool):
     # nor with another context's parameters, nor by posting to an attempt made there
     assert client.get(f"/puzzles/czech/{row.puzzle_id}/?replay=1").status_code == 302
     # an earlier day's puzzle is an ordinary puzzle again
-    DailyPuzzle.objects.filter(pk=row.pk).update(date=daily.today() - timedelta(days=1))
+    row.date = daily.today() - timedelta(days=1)
+    row.save()  # as any change of a daily puzzle, it drops what the processes keep
     assert client.get(f"/puzzles/czech/{row.puzzle_id}/").status_code == 200
 
 
@@ -204,3 +206,23 @@ def test_the_stream_does_not_serve_todays_puzzle_while_others_remain(client, poo
     for _ in range(12):
         location = client.get("/puzzles/czech/")["Location"]
         assert f"/puzzles/czech/{row.puzzle_id}/" not in location
+
+
+def test_the_puzzle_page_reads_the_daily_and_exam_facts_with_its_puzzle(client, pool):
+    # one query for the puzzle, today's daily flag and the exams' reservation, not three
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    puzzle = pool[0]
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/puzzles/czech/{puzzle.pk}/").status_code == 200
+    for table in ('"puzzles_dailypuzzle"', '"exams_reservedpuzzle"'):
+        reading = [q["sql"] for q in ctx.captured_queries if table in q["sql"]]
+        assert reading and all('FROM "puzzles_puzzle"' in sql for sql in reading)
+    # and a kept puzzle's flag lives no longer than its day
+    row = daily.daily_puzzle("czech", daily.today() + timedelta(days=1))
+    assert client.get(f"/puzzles/czech/{row.puzzle_id}/").status_code == 200
+    tomorrow = daily.today() + timedelta(days=1)
+    with mock.patch("django.utils.timezone.localdate", return_value=tomorrow):
+        response = client.get(f"/puzzles/czech/{row.puzzle_id}/")
+    assert response.status_code == 302 and response["Location"] == "/daily/czech/"
