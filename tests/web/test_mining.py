@@ -121,7 +121,7 @@ def test_the_corpus_command_mines_to_its_target_and_resumes_where_it_stopped(tmp
     assert grown.startswith(first) and grown.count("[Event ") == 3
     fens = [line for line in grown.splitlines() if line.startswith("[FEN ")]
     goals = [line for line in grown.splitlines() if line.startswith("[Goal ")]
-    assert len(set(zip(fens, goals))) == 3
+    assert len(set(zip(fens, goals, strict=True))) == 3
     done = StringIO()
     call_command(*args, "--target", "3", stdout=done)
     assert "already holds 3 puzzles" in done.getvalue()
