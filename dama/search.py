@@ -58,6 +58,10 @@ MATE = 30000
 MATE_BOUND = MATE - 1000
 INF = MATE + 1
 MAX_PLY = 128
+#: with a time limit, a new iteration starts while less than this share of the time is spent:
+#: an unfinished iteration still counts (it searches the previous best move first, and a move it
+#: proves better replaces it), and time left over when a move is chosen is lost
+NEXT_ITERATION = 0.9
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -660,8 +664,8 @@ def search(
             children.sort(key=lambda ch: -iter_scores[ch[0]])
             if abs(best_score) > MATE_BOUND and d >= 2 * (MATE - abs(best_score)) + 2:
                 break
-            if s.deadline and time.perf_counter() > t0 + (s.deadline - t0) * 0.55:
-                break  # the next iteration would not finish
+            if s.deadline and time.perf_counter() > t0 + (s.deadline - t0) * NEXT_ITERATION:
+                break  # too little time left to search even the best move again
     except _Stop:
         # an unfinished iteration: a move that beat the previous best (searched first) counts
         if done_depth and not _margin and iter_score > -INF and iter_best != best_move:
