@@ -49,12 +49,23 @@ def is_instant(level: int) -> bool:
     return bool(_search_module().LEVELS[level].instant)
 
 
-def poll_ms(level: int) -> int:
-    """How often a page asks whether a search at ``level`` is done: every second for the
-    levels that search half a second or more (a class of 30 waits its turn on the workers: half
-    the polls), every half second for the quick ones."""
+#: the longest pause between two polls of a waiting page (milliseconds)
+MAX_POLL_MS = 3000
+
+
+def poll_ms(level: int, n: int = 0) -> int:
+    """How long a page waits before its poll number ``n`` (from 0) asks whether a search at
+    ``level`` is done: a second for the levels that search half a second or more, half a second
+    for the quick ones, then a little longer each time, up to :data:`MAX_POLL_MS`. A class of 30
+    playing at once waits its turn on the workers for many seconds: growing pauses ask a third as
+    often as a fixed one, and a reply that comes at once is still seen within the first pause.
+
+    >>> [poll_ms(8, n) for n in range(5)], [poll_ms(4, n) for n in range(7)]
+    ([1000, 2000, 3000, 3000, 3000], [500, 1000, 1500, 2000, 2500, 3000, 3000])
+    """
     seconds = _search_module().LEVELS[level].seconds or 0
-    return 1000 if seconds >= 0.5 else 500
+    base = 1000 if seconds >= 0.5 else 500
+    return min(base * (max(n, 0) + 1), MAX_POLL_MS)
 
 
 def hint_level(level: int) -> int:

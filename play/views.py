@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from core.variants import get_variant, remember_variant
 
@@ -152,9 +153,7 @@ def _context(request: HttpRequest, game: Game, reply: Reply | None = None) -> di
         "can_take_back": any(game.is_player_ply(i) for i in range(len(game.moves)))
         and game.reason != "resigned",
         "urls": _urls(game.pk),
-        "poll_ms": engine.poll_ms(
-            engine.hint_level(game.level) if game.hint_pending else game.level
-        ),
+        **_poll(game, 0),
     }
 
 
@@ -201,17 +200,33 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def wait(request: HttpRequest, pk: int) -> HttpResponse:
-    """Polled while the computer thinks (or a hint is searched): 204 while game version ``v``
-    still waits, else the game region."""
+    """Polled while the computer thinks (or a hint is searched): while game version ``v`` still
+    waits, the next poll (poll number ``n``, a little later each time: :func:`engine.poll_ms`;
+    204 without htmx), else the game region in place of the game."""
     the_game = _game_or_404(request, pk)
     seen = request.GET.get("v", "")
     waiting = the_game.state == Game.State.THINKING or the_game.hint_pending
     if seen.isdigit() and int(seen) == the_game.version and waiting:
         the_game.ask_again_if_lost()
-        return HttpResponse(status=204)
+        if not _partial(request):
+            return HttpResponse(status=204)
+        n = request.GET.get("n", "")[:4]
+        context = {
+            "game": the_game,
+            "urls": _urls(pk),
+            **_poll(the_game, int(n) if n.isdigit() else 0),
+        }
+        return render(request, "play/game.html#poll", context)
     if not _partial(request):
         return redirect("play:game", pk=pk)
-    return _render(request, _context(request, the_game))
+    return reswap(retarget(_render(request, _context(request, the_game)), "#game"), "outerHTML")
+
+
+def _poll(game: Game, n: int) -> dict:
+    """The poll of a waiting page: poll number ``n``, after its pause."""
+    level = engine.hint_level(game.level) if game.hint_pending else game.level
+    n = min(n, 100)
+    return {"poll_ms": engine.poll_ms(level, n), "poll_next": n + 1}
 
 
 def _action(act):

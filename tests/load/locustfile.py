@@ -237,12 +237,14 @@ class PageReader(Browsing):
 _GAME = re.compile(r'id="game"[^>]*data-state="(\w+)" data-version="(\d+)"')
 _FEN = re.compile(r'id="game-board"[^>]*data-fen="([^"]+)"')
 _VARIANT = re.compile(r'id="game-board"[^>]*data-variant="(\w+)"')
+_POLL = re.compile(r'class="poll" hx-get="([^"]+)" hx-trigger="load delay:(\d+)ms"')
 
 
 class Player(Browsing):
     """A student playing the computer at level 8 (LOAD_MIX=play): a random legal move after a
-    pause, then the game page's poll (every second, as the page's htmx does at level 8) until the
-    computer's reply (a worker's search of about a second) is there; a new game when one ends."""
+    pause, then the game page's polls (after the pauses they name, as the page's htmx does) until
+    the computer's reply (a worker's search of about a second) is there; a new game when one
+    ends."""
 
     fixed_count = int(os.environ.get("LOAD_PLAYERS", "0"))
     wait_time = between(1, 3)
@@ -269,20 +271,20 @@ class Player(Browsing):
         self.html = self.page(location, "play game page") if match else ""
 
     def _follow(self, html: str) -> str:
-        """Poll while the computer thinks; the game region once its reply is there."""
+        """Poll as the page does while the computer thinks (after the pause each poll names,
+        growing up to 3 s); the game region once its reply is there."""
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
-            found = _GAME.search(html)
-            if found is None or found.group(1) != "thinking":
+            poll = _POLL.search(html)
+            if poll is None:
                 return html
-            time.sleep(1.0)
+            time.sleep(int(poll.group(2)) / 1000)
             with self.client.get(
-                f"/play/game/{self.game}/wait?v={found.group(2)}", name="play wait",
+                poll.group(1).replace("&amp;", "&"), name="play wait",
                 headers=HX, catch_response=True, allow_redirects=False,
             ) as r:  # fmt: skip
-                self._judge(r, (200, 204))
-                if r.status_code == 200:
-                    html = r.text or ""
+                self._judge(r, (200,))
+                html = r.text or ""
         return html
 
     @task

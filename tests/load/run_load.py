@@ -141,11 +141,13 @@ class Stack:
         )  # fmt: skip
         if os.environ.get("LOAD_MIX") == "play":
             # the computer's moves (queue "play") on a worker of their own, one process per core
-            # at nice 10 (LOAD_PLAY_NICE): the searches take the CPU the web requests leave
+            # (LOAD_PLAY_CONCURRENCY) at nice 10 (LOAD_PLAY_NICE): the searches take the CPU the
+            # web requests leave
             self._start(
                 "play worker",
                 ["nice", "-n", str(env_int("LOAD_PLAY_NICE", 10)), PY, "-m", "celery", "-A",
-                 "dama_learn", "worker", "-Q", "play", "--concurrency", str(os.cpu_count() or 1),
+                 "dama_learn", "worker", "-Q", "play", "--concurrency",
+                 str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
                  "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
             )  # fmt: skip
         self._wait_healthy()

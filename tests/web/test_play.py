@@ -224,16 +224,27 @@ def test_at_a_worker_level_the_page_follows_the_game_until_the_reply_comes(
     with django_capture_on_commit_callbacks() as callbacks:
         status, html = move(client, game, "22-18")
     assert status == 200 and 'data-testid="thinking"' in html
-    assert f"/play/game/{game.pk}/wait?v=1" in html and 'hx-trigger="every 500ms"' in html
+    assert f"/play/game/{game.pk}/wait?v=1&amp;n=1" in html
+    assert 'hx-trigger="load delay:500ms"' in html
     assert len(callbacks) == 1  # the task is sent once the move is committed
     game.refresh_from_db()
     assert game.state == Game.State.THINKING and game.version == 1
-    # the poll: nothing new yet
-    assert client.get(f"/play/game/{game.pk}/wait?v=1", **HX).status_code == 204
+    # the poll: nothing new yet, so the next poll, a little later
+    response = client.get(f"/play/game/{game.pk}/wait?v=1&n=1", **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and html.startswith('<div class="poll"')
+    assert "wait?v=1&amp;n=2" in html and 'hx-trigger="load delay:1000ms"' in html
+    assert "HX-Retarget" not in response.headers
+    # without htmx: nothing new
+    assert client.get(f"/play/game/{game.pk}/wait?v=1").status_code == 204
     assert tasks.computer_move(game.pk, 1) == "played"
-    response = client.get(f"/play/game/{game.pk}/wait?v=1", **HX)
+    response = client.get(f"/play/game/{game.pk}/wait?v=1&n=2", **HX)
     html = response.content.decode()
     assert response.status_code == 200 and "The computer played 9-13." in html
+    # the game region replaces the game (the poll was the target)
+    assert (
+        response.headers["HX-Retarget"] == "#game" and response.headers["HX-Reswap"] == "outerHTML"
+    )
     assert "hx-trigger" not in html.split('data-testid="feedback"')[1]  # polling stops
     # the same task delivered again does nothing
     assert tasks.computer_move(game.pk, 1) == "stale"
@@ -287,7 +298,7 @@ def test_a_lost_message_is_sent_again_when_the_page_asks(
     move(client, game, "22-18")
     Game.objects.filter(pk=game.pk).update(asked=timezone.now() - timedelta(seconds=60))
     with django_capture_on_commit_callbacks() as callbacks:
-        assert client.get(f"/play/game/{game.pk}/wait?v=1", **HX).status_code == 204
+        assert 'class="poll"' in client.get(f"/play/game/{game.pk}/wait?v=1", **HX).content.decode()
     assert len(callbacks) == 1
     with django_capture_on_commit_callbacks() as callbacks:  # asked just now: not again
         client.get(f"/play/game/{game.pk}/wait?v=1", **HX)
@@ -344,8 +355,9 @@ def test_a_hint_at_a_worker_level_is_searched_by_the_worker(
     with django_capture_on_commit_callbacks() as callbacks:
         html = client.post(f"/play/game/{game.pk}/hint", **HX).content.decode()
     assert 'data-testid="hint-pending"' in html and len(callbacks) == 1
-    assert 'hx-trigger="every 1000ms"' in html  # the hint is searched at level 8: a second
-    assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+    assert 'hx-trigger="load delay:1000ms"' in html  # the hint is searched at level 8: a second
+    poll = client.get(f"/play/game/{game.pk}/wait?v=0&n=1", **HX).content.decode()
+    assert 'hx-trigger="load delay:2000ms"' in poll and 'data-testid="hint-pending"' not in poll
     assert tasks.find_hint(game.pk, 0) == "found"
     html = client.get(f"/play/game/{game.pk}/wait?v=0", **HX).content.decode()
     assert "The engine would play 21-17." in html
@@ -688,9 +700,9 @@ def test_a_lost_hint_is_sent_again_when_the_page_asks(
     game = start(client, level="6")
     client.post(f"/play/game/{game.pk}/hint", **HX)
     with django_capture_on_commit_callbacks() as callbacks:  # asked just now
-        assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+        assert client.get(f"/play/game/{game.pk}/wait?v=0").status_code == 204
     assert callbacks == []
     Game.objects.filter(pk=game.pk).update(asked=timezone.now() - timedelta(seconds=60))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        assert client.get(f"/play/game/{game.pk}/wait?v=0", **HX).status_code == 204
+        assert client.get(f"/play/game/{game.pk}/wait?v=0").status_code == 204
     assert len(callbacks) == 1 and sent == [(game.pk, 0)]  # the hint's task, not a move's
