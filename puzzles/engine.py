@@ -344,6 +344,14 @@ def mine(
 
 
 def _mined_data(p: dama.mine.MinedPuzzle) -> PuzzleData:
+    """A mined puzzle as plain data, its proof with the refutations of the tempting wrong moves
+    (as a worker's proof has them: the trainer answers a wrong move with the reply that refutes
+    it, and a puzzle loaded from PDN is never searched again in a request)."""
+    proof = json.loads(p.proof) if p.proof else None
+    if proof is not None and proof.get("kind") == "unique" and "refutations" not in proof:
+        proof["refutations"] = refutations(
+            p.variant, proof["fen"], p.goal, proof["horizon"], proof["proof"]
+        )
     return PuzzleData(
         variant=p.variant,
         fen=p.fen,
@@ -354,7 +362,7 @@ def _mined_data(p: dama.mine.MinedPuzzle) -> PuzzleData:
         difficulty=p.difficulty,
         source=p.source,
         engine_version=p.engine_version,
-        proof=json.loads(p.proof) if p.proof else None,
+        proof=proof,
     )
 
 

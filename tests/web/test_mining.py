@@ -68,6 +68,8 @@ def test_requalified_puzzles_carry_their_proof_and_load_without_proving(tmp_path
     puzzle = Puzzle.objects.get()
     assert puzzle.verdict == Verdict.UNIQUE and puzzle.worker == "PDN"
     assert puzzle.solution == ["22-17", "13x22", "25x18x11"]
+    # the wrong moves' refutations come with the proof, as a worker's proof has them
+    assert puzzle.proof["refutations"][""], puzzle.proof.get("refutations")
 
 
 def test_mined_puzzle_data_holds_the_verdict() -> None:

@@ -2,7 +2,7 @@
 variant, from PDN files (the shipped ``fixtures/puzzles/*.pdn`` by default), side by side.
 
     manage.py mine_puzzles_spread                                   # the shipped corpus
-    manage.py mine_puzzles_spread --label old old/*.pdn --label new fixtures/puzzles/*.pdn
+    manage.py mine_puzzles_spread old/*.pdn                         # another corpus, to compare
 
 The move number comes from the ``Source`` tag (``... ply N``: the game's half-move N, so the move
 is N // 2 + 1); puzzles without one count as unknown.
