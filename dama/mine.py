@@ -651,13 +651,17 @@ def was_allowed(
     return False
 
 
-def pdn_positions(text: str, variant: str | Variant) -> Iterator[tuple[str, Position]]:
+def pdn_positions(
+    text: str, variant: str | Variant, part: tuple[int, int] = (0, 1)
+) -> Iterator[tuple[str, Position]]:
     """(source label, position) for the position before every move of the main line of every
     game of ``variant`` in a PDN text (read by :func:`dama.pdn.read_games`; entries that are not
-    readable games of the variant are skipped)."""
+    readable games of the variant are skipped). ``part`` ``(k, n)``: only the entries ``i``
+    (from 1) with ``(i - 1) % n == k``, so that ``n`` workers share a file."""
     v = find_variant(variant)
+    k, n = part
     for gi, game in enumerate(read_games(text, default_variant=v), 1):
-        if isinstance(game, GameError) or game.variant != v:
+        if (gi - 1) % n != k or isinstance(game, GameError) or game.variant != v:
             continue
         b = game.board()
         for node in game.moves:

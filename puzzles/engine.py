@@ -319,14 +319,16 @@ def mine(
     first_game: int = 1,
     max_games: int = 100_000,
     skip: Callable[[str, str], bool] | None = None,
+    part: tuple[int, int] = (0, 1),
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
     each game. ``natural``: games of the engine at ``level`` (see :func:`dama.mine.mine`), and a
     gain kept only when the opponent's last move allowed it; a position for which
-    ``skip(fen, goal)`` says so is passed over (already known: mining is resumable)."""
+    ``skip(fen, goal)`` says so is passed over (already known: mining is resumable). ``part``
+    ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0)."""
     get_variant(variant)
-    positions = dama.mine.pdn_positions(pdn_text, variant) if pdn_text is not None else None
+    positions = dama.mine.pdn_positions(pdn_text, variant, part) if pdn_text is not None else None
     for p in dama.mine.mine(
         variant,
         count,
@@ -341,6 +343,29 @@ def mine(
         skip=skip,
     ):
         yield _mined_data(p)
+
+
+#: the largest PDN text the engine reads
+MAX_PDN_BYTES = dama.pdn.MAX_PDN_BYTES
+
+
+def pdn_games(text: str, variant: str, part: tuple[int, int] = (0, 1)) -> tuple[int, list[str]]:
+    """How many readable games of ``variant`` a PDN text holds (of ``part``, as :func:`mine`
+    reads them) and why the first few other entries could not be read."""
+    games, problems = 0, []
+    k, n = part
+    for i, game in enumerate(dama.pdn.read_games(text, default_variant=variant)):
+        if i % n != k:
+            continue
+        if isinstance(game, dama.pdn.GameError):
+            if len(problems) < 3:
+                problems.append(f"{game.index}: {game.message}")
+        elif game.variant.name != variant:
+            if len(problems) < 3:
+                problems.append(f"{i + 1}: {game.variant.name}")
+        else:
+            games += 1
+    return games, problems
 
 
 def _mined_data(p: dama.mine.MinedPuzzle) -> PuzzleData:

@@ -25,11 +25,14 @@ def seeds_of(job: MiningJob) -> list[int]:
 
 
 def start_job(variant: str, *, tasks: int, games: int, per_task: int = 1000, level: int = 4,
-              nodes: int = 1500, first_seed: int = 1, user: Any = None) -> MiningJob:  # fmt: skip
-    """Create a job and send its tasks, one per seed, as a group once the row is committed."""
+              nodes: int = 1500, first_seed: int = 1, user: Any = None,
+              pdn: str = "") -> MiningJob:  # fmt: skip
+    """Create a job and send its tasks, one per seed, as a group once the row is committed.
+    With ``pdn`` (a text of games), the tasks mine those games' positions, shared out among
+    them, instead of playing engine games."""
     job = MiningJob.objects.create(
         variant=variant, tasks=tasks, games=games, per_task=per_task, level=level, nodes=nodes,
-        first_seed=first_seed, created_by=user if getattr(user, "pk", None) else None,
+        first_seed=first_seed, created_by=user if getattr(user, "pk", None) else None, pdn=pdn,
     )  # fmt: skip
     transaction.on_commit(lambda: send(job))
     return job
@@ -63,9 +66,15 @@ def mine_range(job_id: int, seed: int, worker: str = "") -> dict[str, int]:
     def progress(games: int, found: int, per_kind: dict[str, int]) -> None:
         counts["games"] = games
 
+    part = (seed - job.first_seed, job.tasks)
+    if job.pdn:
+        counts["games"], problems = engine.pdn_games(job.pdn, job.variant, part)
+        if not counts["games"] and problems:
+            job.note_error(problems)
     for data in engine.mine(
         job.variant, job.per_task, seed, natural=True, level=job.level, nodes=job.nodes,
         max_games=job.games, skip=skip, progress=progress,
+        pdn_text=job.pdn or None, part=part,
     ):  # fmt: skip
         _puzzle, status = Puzzle.objects.import_data(data)
         if status == "created":

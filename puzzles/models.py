@@ -1097,6 +1097,11 @@ class MiningJob(models.Model):
     per_task = models.PositiveIntegerField(_("puzzles per task at most"), default=1000)
     level = models.PositiveSmallIntegerField(_("engine level"), default=4)
     nodes = models.PositiveIntegerField(_("search nodes per move"), default=1500)
+    #: games uploaded by staff to mine instead of engine games (task ``i`` mines every
+    #: ``tasks``-th game from game ``i``)
+    pdn = models.TextField(_("PDN games"), blank=True, default="")
+    #: why a task found nothing to mine (e.g. no readable game of the variant in the file)
+    error = models.TextField(_("error"), blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     done_tasks = models.PositiveSmallIntegerField(default=0)
     games_played = models.PositiveIntegerField(default=0)
@@ -1124,6 +1129,11 @@ class MiningJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.done_tasks / self.tasks) if self.tasks else 100
+
+    def note_error(self, problems: list[str]) -> None:
+        """Keep why a task of this job found no readable game to mine (the reader's first
+        messages), for the job's page."""
+        MiningJob.objects.filter(pk=self.pk).update(error="\n".join(problems))
 
     @property
     def per_cpu_hour(self) -> float:

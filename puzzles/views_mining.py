@@ -1,6 +1,8 @@
 """Staff pages of puzzle mining (issue 17): start a job on the workers and follow it live (the work
-runs on the workers, never in the request). Mining a PDN file of games is the command
-``manage.py mine_puzzles --from-pdn FILE --natural``; a staff upload of such a file is not built."""
+runs on the workers, never in the request). A job plays engine games, or mines the positions of a
+PDN file of games that staff upload (as ``manage.py mine_puzzles --from-pdn FILE --natural``
+does): the request only checks the file's size and encoding; the workers read the games, and the
+job's page says when none of them could be read, and why."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from core.variants import VARIANT_CHOICES
 
 from . import mining
+from .engine import MAX_PDN_BYTES
 from .models import MiningJob
 
 
@@ -25,6 +28,30 @@ class MiningForm(forms.Form):
     )
     games = forms.IntegerField(label=_("Games per task"), min_value=1, max_value=20, initial=4)
     first_seed = forms.IntegerField(label=_("First seed"), min_value=1, initial=1)
+    pdn = forms.FileField(
+        label=_("Or mine the games of a PDN file"),
+        required=False,
+        help_text=_("The tasks share the file's games; games per task and the seed do not apply."),
+    )
+
+    def clean_pdn(self) -> str:
+        upload = self.cleaned_data.get("pdn")
+        if not upload:
+            return ""
+        if upload.size > MAX_PDN_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(mb)s MB.") % {"mb": MAX_PDN_BYTES // 1_000_000}
+            )
+        data = upload.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+        if not text.strip():
+            raise forms.ValidationError(_("The file is empty."))
+        if "\x00" in text:
+            raise forms.ValidationError(_("This is not a PDN text file."))
+        return text
 
 
 @staff_member_required
@@ -32,7 +59,7 @@ class MiningForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def jobs(request: HttpRequest) -> HttpResponse:
     """The mining jobs and a form to start one."""
-    form = MiningForm(request.POST or None)
+    form = MiningForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         job = mining.start_job(
             form.cleaned_data["variant"],
@@ -40,6 +67,7 @@ def jobs(request: HttpRequest) -> HttpResponse:
             games=form.cleaned_data["games"],
             first_seed=form.cleaned_data["first_seed"],
             user=request.user,
+            pdn=form.cleaned_data["pdn"],
         )
         return redirect(job)
     status = 400 if request.method == "POST" else 200

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from puzzles import mining
-from puzzles.models import MiningJob
+from puzzles.models import MiningJob, Puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +57,81 @@ def test_only_staff_see_mining(client, student):
     assert client.get("/puzzles/mining/").status_code == 302
     job = MiningJob.objects.create(variant="czech", tasks=1, games=1)
     assert client.get(job.get_absolute_url()).status_code == 302
+
+
+# -- mining the games of an uploaded PDN file ---------------------------------------------------------
+
+
+def test_staff_upload_a_pdn_file_of_games_and_the_tasks_share_its_games(
+    client, staff, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.web.test_mining import GAME_PDN
+
+    sent: list[int] = []
+    monkeypatch.setattr(mining, "send", lambda job: sent.append(job.pk))
+    client.force_login(staff)
+    assert 'enctype="multipart/form-data"' in client.get("/puzzles/mining/").content.decode()
+    upload = SimpleUploadedFile("club.pdn", (GAME_PDN * 2).encode(), "application/x-chess-pdn")
+    data = {"variant": "czech", "tasks": 2, "games": 1, "first_seed": 1, "pdn": upload}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/puzzles/mining/", data)
+    job = MiningJob.objects.get()
+    assert response.status_code == 302 and sent == [job.pk]
+    assert job.pdn == GAME_PDN * 2
+    assert "positions of the uploaded games" in client.get(job.get_absolute_url()).content.decode()
+    # each task reads its share of the games (here one each) and saves what it proves: the gain
+    # the last move of the game allowed, once (the second task finds it known)
+    first = mining.mine_range(job.pk, 1)
+    second = mining.mine_range(job.pk, 2)
+    assert (first["games"], second["games"]) == (1, 1)
+    assert first["found"] == 1 and second["found"] == 0 and second["known"] >= 1
+    assert Puzzle.objects.get().solution == ["22-17", "13x22", "25x18x11"]
+    job.refresh_from_db()
+    assert job.status == "done" and job.found == 1 and job.games_played == 2 and not job.error
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "The submitted file is empty."),
+        (b"   \n", "The file is empty."),
+        (b"[Event \x00\x01]", "This is not a PDN text file."),
+    ],
+)
+def test_a_bad_pdn_upload_is_a_form_error(client, staff, content, message):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(staff)
+    upload = SimpleUploadedFile("games.pdn", content)
+    data = {"variant": "czech", "tasks": 1, "games": 1, "first_seed": 1, "pdn": upload}
+    response = client.post("/puzzles/mining/", data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not MiningJob.objects.exists()
+
+
+def test_a_pdn_file_over_the_size_limit_is_a_form_error(client, staff, monkeypatch):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from puzzles import views_mining
+
+    monkeypatch.setattr(views_mining, "MAX_PDN_BYTES", 2_000_000)
+    client.force_login(staff)
+    upload = SimpleUploadedFile("games.pdn", b"1. 22-18 *\n" * 200_000)
+    data = {"variant": "czech", "tasks": 1, "games": 1, "first_seed": 1, "pdn": upload}
+    response = client.post("/puzzles/mining/", data)
+    assert response.status_code == 400 and "larger than 2 MB" in response.content.decode()
+
+
+def test_a_pdn_job_without_a_readable_game_says_why_on_its_page(client, staff):
+    job = MiningJob.objects.create(
+        variant="czech", tasks=1, games=1, pdn='[GameType "20"]\n\n1. 32-28 *\n'
+    )
+    counts = mining.mine_range(job.pk, 1)
+    assert counts["games"] == 0 and counts["found"] == 0
+    job.refresh_from_db()
+    assert job.status == "done" and job.error
+    client.force_login(staff)
+    html = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="mining-error"' in html and "No readable game of this variant" in html
