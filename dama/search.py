@@ -111,9 +111,9 @@ LEVELS: dict[int, Level] = {
     2: Level(2, 2, None, 1500, 40.0, True, 80),
     3: Level(3, 3, None, 5000, 15.0, False, 30),
     4: Level(4, None, None, 1500, 0.0, False),
-    5: Level(5, None, None, 4000, 0.0, False),
-    6: Level(6, None, None, 10000, 0.0, False),
-    7: Level(7, None, None, 25000, 0.0, False),
+    5: Level(5, None, None, 6000, 0.0, False),
+    6: Level(6, None, None, 24000, 0.0, False),
+    7: Level(7, None, None, 100000, 0.0, False),
     8: Level(8, None, 3.0, 400000, 0.0, False),
 }
 
