@@ -324,7 +324,7 @@ PLAY_SECONDS = 0.1  #: time a move for both engines in the games against py-drau
 PLAY_GAMES = 20  #: games per variant against py-draughts (openings x 2, colours swapped)
 QUICK_PLAY_GAMES = 2
 NPS_SECONDS = 0.5  #: time of each search in the nodes-per-second comparison
-LADDER_GAMES = 4  #: games per pair of neighbouring levels
+LADDER_GAMES = 16  #: games per pair of neighbouring levels (8 vs 7 takes about 20 min a variant)
 QUICK_LADDER_GAMES = 2
 _THEIR_ENGINES = {"international": "TurboEngine", "brazilian": "SimpleEngine"}
 
