@@ -90,6 +90,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, cast, final
 
 from ._core import Core, RawMove, bit_index, core, popcount
@@ -103,6 +104,14 @@ if TYPE_CHECKING:
 
     from .baseboard import Move
     from .board import Board
+
+try:  # read by mypyc alone (compiled, the decorator is dropped); dama does not need it
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - without mypy installed
+
+    def mypyc_attr(*args: object, **kwargs: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 __all__ = [
     "GOAL_KINDS",
@@ -356,6 +365,121 @@ def _material(side: i64, kings: i64) -> i64:
     return popcount(side) + 2 * popcount(side & kings)
 
 
+#: run as Python (not compiled), the tables are dicts (see :class:`_Table`)
+_BY_DICT: Final = isinstance(_material, FunctionType)
+
+
+@final
+@mypyc_attr(acyclic=True)  # compiled: not tracked by the garbage collector (it holds no cycle)
+class _Entry:
+    """A position's entry in a :class:`_Table`: the position, the solver moves it needs at most
+    (``d``; _FAR: not proven), the horizon it failed within (``f``; -1: none, _FAR: every one) and
+    the move that last worked or refuted (``best``, or None). Changed in place: one object for
+    each position."""
+
+    __slots__ = ("w", "b", "k", "d", "f", "best")
+
+    w: i64
+    b: i64
+    k: i64
+    d: i64
+    f: i64
+    best: object
+
+    def __init__(self, w: i64, b: i64, k: i64) -> None:
+        self.w = w
+        self.b = b
+        self.k = k
+        self.d = _FAR
+        self.f = -1
+        self.best = None
+
+
+@final
+class _Table:
+    """A transposition table: positions to :class:`_Entry`.
+
+    Compiled, by open addressing in a list (linear probing, at most half full): a lookup makes no
+    Python object, where a dict would need a key (a tuple of three boxed ints). Run as Python, a
+    dict keyed by tuples (:data:`_BY_DICT`): its lookup is one C call, where probing would be
+    several lines of Python. Both are exact: the same entries, the same search."""
+
+    slots: list[_Entry | None]
+    shift: i64
+    count: i64
+    by_dict: bool
+    map: dict[object, _Entry]
+
+    def __init__(self) -> None:
+        self.by_dict = _BY_DICT
+        self.map = {}
+        self.slots = [] if _BY_DICT else [None] * 1024
+        self.shift = 21  # 31 - log2(len(slots)): a slot is the top bits of a 31-bit hash
+        self.count = 0
+
+    def find(self, w: i64, b: i64, k: i64) -> _Entry | None:
+        """The entry of the position, or None."""
+        if self.by_dict:
+            return self.map.get((w, b, k))
+        slots = self.slots
+        mask: i64 = len(slots) - 1
+        # a multiplicative hash of the position folded to 31 bits (no product exceeds 62 bits)
+        x: i64 = w ^ (b << 5) ^ (k << 7)
+        x = (x ^ (x >> 31)) & 0x7FFFFFFF
+        i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> self.shift
+        while True:
+            e = slots[i]
+            if e is None:
+                return None
+            if e.w == w and e.b == b and e.k == k:
+                return e
+            i = (i + 1) & mask
+
+    def entry(self, w: i64, b: i64, k: i64) -> _Entry:
+        """The entry of the position, made (not proven, never failed) when there is none."""
+        if self.by_dict:
+            key: object = (w, b, k)
+            got = self.map.get(key)
+            if got is None:
+                got = _Entry(w, b, k)
+                self.map[key] = got
+            return got
+        if 2 * (self.count + 1) > len(self.slots):
+            self._grow()
+        slots = self.slots
+        mask: i64 = len(slots) - 1
+        # a multiplicative hash of the position folded to 31 bits (no product exceeds 62 bits)
+        x: i64 = w ^ (b << 5) ^ (k << 7)
+        x = (x ^ (x >> 31)) & 0x7FFFFFFF
+        i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> self.shift
+        while True:
+            e = slots[i]
+            if e is None:
+                e = _Entry(w, b, k)
+                slots[i] = e
+                self.count += 1
+                return e
+            if e.w == w and e.b == b and e.k == k:
+                return e
+            i = (i + 1) & mask
+
+    def _grow(self) -> None:
+        old = self.slots
+        slots: list[_Entry | None] = [None] * (2 * len(old))
+        self.slots = slots
+        self.shift -= 1
+        mask: i64 = len(slots) - 1
+        shift = self.shift
+        for e in old:
+            if e is not None:
+                x: i64 = e.w ^ (e.b << 5) ^ (e.k << 7)
+                x = (x ^ (x >> 31)) & 0x7FFFFFFF
+                i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> shift
+                while slots[i] is not None:
+                    i = (i + 1) & mask
+                slots[i] = e
+
+
 @final
 class _Search:
     """The AND-OR search of one :func:`solve` call (its tables live as long as the call).
@@ -379,11 +503,9 @@ class _Search:
     nodes: i64
     horizon: int
     next_check: i64
-    #: the transposition tables, solver / defender to move: (white, black, kings) -> (proven,
-    #: failed, best): the solver moves it needs at most (_FAR: not proven), the horizon it
-    #: failed within (-1: none, _FAR: every one), the move that last worked or refuted (or None)
-    or_table: dict[object, tuple[int, int, object]]
-    and_table: dict[object, tuple[int, int, object]]
+    #: the transposition tables, solver / defender to move
+    or_table: _Table
+    and_table: _Table
 
     def __init__(
         self,
@@ -410,8 +532,8 @@ class _Search:
         self.nodes = 0
         self.horizon = 0
         self.next_check = min(_CHECK_EVERY, limits.nodes)
-        self.or_table = {}
-        self.and_table = {}
+        self.or_table = _Table()
+        self.and_table = _Table()
 
     def balance(self, w: i64, b: i64, k: i64) -> i64:
         """The solver's material balance, relative to the start position."""
@@ -505,19 +627,15 @@ class _Search:
             if self.is_gain and self.balance(w, b, k) >= self.need:
                 return 0
             return _INF
-        key: object = (w, b, k)  # boxed once for every use below (see the module docstring)
         table = self.or_table
-        e = table.get(key)
-        if e is None:
-            d: i64 = _FAR
-            f: i64 = -1
-            best: object = None
-        else:
-            d, f, best = e
-            if d <= r:
-                return d
-            if r <= f:
+        e = table.find(w, b, k)
+        best: object = None
+        if e is not None:
+            if e.d <= r:
+                return e.d
+            if r <= e.f:
                 return _INF
+            best = e.best
         moves: list[object] | None = None
         if own & k or c._man_can_capture(own & ~k, them, c.valid & ~(w | b), me):
             moves = cast("list[object]", c._captures(w, b, k, me))
@@ -563,17 +681,15 @@ class _Search:
                 n = self.and_node(w & ~cap, (b & ~frm) | to, k2, r1)
             if n < _INF:
                 n += 1
-                if k:  # the search below may have stored this position too: read it again
-                    e = table.get(key)
-                    if e is not None:
-                        d, f, best = e
-                table[key] = (min(n, d), f, m)
+                if e is None:  # (the search below may have stored this position, with kings)
+                    e = table.entry(w, b, k)
+                if n < e.d:
+                    e.d = n
+                e.best = m
                 return n
-        if k:
-            e = table.get(key)
-            if e is not None:
-                d, f, best = e
-        table[key] = (d, r, best)
+        if e is None:
+            e = table.entry(w, b, k)
+        e.f = r
         return _INF
 
     def and_node(self, w: i64, b: i64, k: i64, r: i64) -> i64:
@@ -581,19 +697,15 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
-        key: object = (w, b, k)
         table = self.and_table
-        e = table.get(key)
-        if e is None:
-            d: i64 = _FAR
-            f: i64 = -1
-            best: object = None
-        else:
-            d, f, best = e
-            if d <= r:
-                return d
-            if r <= f:
+        e = table.find(w, b, k)
+        best: object = None
+        if e is not None:
+            if e.d <= r:
+                return e.d
+            if r <= e.f:
                 return _INF
+            best = e.best
         c = self.c
         opp = self.opp
         own, them = (w, b) if opp else (b, w)
@@ -632,20 +744,17 @@ class _Search:
             else:
                 n = self.or_node(w & ~cap, (b & ~frm) | to, k2, r)
             if n >= _INF:
-                if k:
-                    e = table.get(key)
-                    if e is not None:
-                        d, f, best = e
-                table[key] = (d, r, m)
+                if e is None:
+                    e = table.entry(w, b, k)
+                e.f = r
+                e.best = m
                 return _INF
             if n > worst:
                 worst = n
-        if k:
-            e = table.get(key)
-            if e is not None:
-                d, f, best = e
-        if worst < d:  # else the entry already says so
-            table[key] = (worst, f, best)
+        if e is None:
+            e = table.entry(w, b, k)
+        if worst < e.d:
+            e.d = worst
         return worst
 
     def reached_or(self, w: int, b: int, k: int) -> bool:
