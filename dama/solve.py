@@ -93,7 +93,7 @@ from functools import cached_property
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, cast, final
 
-from ._core import Core, RawMove, bit_index, core, popcount
+from ._core import ONE, Core, RawMove, bit_index, core, popcount
 from .errors import DamaError
 from .proof import ProofMove, ProofTree
 
@@ -576,14 +576,13 @@ class _Search:
         else:
             ends = ((men << c.s_dl) | (men << c.s_dr)) & empty
         rays = c.rays
-        one: i64 = 1
         x = theirs
         while x and not ends & (ends - 1):
             low = x & -x
             x ^= low
             for ray in rays[bit_index(low)]:
                 if ray and not (occ >> ray[0]) & 1:
-                    ends |= one << ray[0]
+                    ends |= ONE << ray[0]  # not a local 1: see _core.ONE
         if ends & (ends - 1):
             return []
         if ends:
@@ -642,22 +641,23 @@ class _Search:
         if not moves:
             if self.is_gain and self.balance(w, b, k) >= self.need:
                 return 0
+            if r != 1 or not self.is_gain:  # every quiet move, played as it is found
+                return self.or_quiets(w, b, k, r, e, best)
             moves = cast("list[object]", c._quiets(w, b, k, me))
             if not moves:
                 return _INF
-            if r == 1 and self.is_gain:
-                # a last quiet move reaches the goal only by crowning a man or by leaving
-                # the defender without a legal move
-                quiet = cast("list[RawMove]", moves)
-                crown = self.my_crown
-                crowning = (
-                    [m for m in quiet if m[1] & crown and not m[0] & k]
-                    if self.balance(w, b, k) + 2 >= self.need
-                    else []
-                )
-                moves = cast("list[object]", crowning + self.blocking(w, b, k, quiet, crowning))
-                if not moves:
-                    return _INF
+            # a last quiet move reaches the goal only by crowning a man or by leaving the
+            # defender without a legal move
+            quiet = cast("list[RawMove]", moves)
+            crown = self.my_crown
+            crowning = (
+                [m for m in quiet if m[1] & crown and not m[0] & k]
+                if self.balance(w, b, k) + 2 >= self.need
+                else []
+            )
+            moves = cast("list[object]", crowning + self.blocking(w, b, k, quiet, crowning))
+            if not moves:
+                return _INF
         if best is not None and len(moves) > 1 and best in moves:
             i = moves.index(best)
             if i:  # the best move first, the others in order (moves is a new list: no copy)
@@ -719,9 +719,7 @@ class _Search:
                 if c._count_quiets(w, b, k, opp):
                     return _INF
                 return 0
-            moves = cast("list[object]", c._quiets(w, b, k, opp))
-            if not moves:
-                return 0
+            return self.and_quiets(w, b, k, r, e, best)
         if best is not None and len(moves) > 1 and best in moves:
             i = moves.index(best)
             if i:  # the best move first, the others in order (moves is a new list: no copy)
@@ -756,6 +754,196 @@ class _Search:
         if worst < e.d:
             e.d = worst
         return worst
+
+    def or_quiets(self, w: i64, b: i64, k: i64, r: i64, e: _Entry | None, best: object) -> i64:
+        """:meth:`or_node` when the solver has only quiet moves, all of them tried (as in
+        :meth:`and_quiets`)."""
+        c = self.c
+        me = self.me
+        occ = w | b
+        empty = c.valid & ~occ
+        own = w if me else b
+        r1 = r - 1
+        bf: i64 = 0
+        bt: i64 = 0
+        moved = False
+        if best is not None:
+            bm = cast("RawMove", best)
+            bf = bm[0]
+            bt = bm[1]
+            n = self.or_play(w, b, k, r1, bf, bt)
+            if n < _INF:
+                n += 1
+                if e is None:
+                    e = self.or_table.entry(w, b, k)
+                if n < e.d:
+                    e.d = n
+                e.best = best
+                return n
+            moved = True
+        men = own & ~k
+        s: i64
+        t: i64
+        di: i64 = 0
+        while di < 2:
+            if me:
+                s = c.s_ul if di == 0 else c.s_ur
+                t = (men >> s) & empty
+            else:
+                s = c.s_dl if di == 0 else c.s_dr
+                t = (men << s) & empty
+            di += 1
+            while t:
+                low = t & -t
+                t ^= low
+                frm = low << s if me else low >> s
+                if frm == bf and low == bt:
+                    continue
+                moved = True
+                n = self.or_play(w, b, k, r1, frm, low)
+                if n < _INF:
+                    n += 1
+                    if e is None:
+                        e = self.or_table.entry(w, b, k)
+                    if n < e.d:
+                        e.d = n
+                    e.best = c.king_moves[bit_index(frm)][bit_index(low)]
+                    return n
+        kk = own & k
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = bit_index(low)
+            for ray in c.rays[kb]:
+                for t2 in ray:
+                    if (occ >> t2) & 1:
+                        break
+                    to = ONE << t2  # not a local 1: see _core.ONE
+                    if low == bf and to == bt:
+                        continue
+                    moved = True
+                    n = self.or_play(w, b, k, r1, low, to)
+                    if n < _INF:
+                        n += 1
+                        if e is None:
+                            e = self.or_table.entry(w, b, k)
+                        if n < e.d:
+                            e.d = n
+                        e.best = c.king_moves[kb][t2]
+                        return n
+        if moved:
+            if e is None:
+                e = self.or_table.entry(w, b, k)
+            e.f = r
+        return _INF
+
+    def or_play(self, w: i64, b: i64, k: i64, r1: i64, frm: i64, to: i64) -> i64:
+        """:meth:`and_node` after the solver's quiet move ``frm`` -> ``to``."""
+        if k & frm:
+            k2 = (k & ~frm) | to
+        else:
+            k2 = k
+            if to & self.my_crown:
+                k2 |= to
+        if self.me:
+            return self.and_node((w & ~frm) | to, b, k2, r1)
+        return self.and_node(w, (b & ~frm) | to, k2, r1)
+
+    def and_quiets(self, w: i64, b: i64, k: i64, r: i64, e: _Entry | None, best: object) -> i64:
+        """:meth:`and_node` when the defender has only quiet moves: each played as it is found
+        (no list, no tuple), in the order of :meth:`Core._quiets` after the best move (a quiet
+        move of this position whenever there is one)."""
+        c = self.c
+        opp = self.opp
+        occ = w | b
+        empty = c.valid & ~occ
+        own = w if opp else b
+        worst: i64 = 0
+        bf: i64 = 0
+        bt: i64 = 0
+        moved = False
+        if best is not None:
+            bm = cast("RawMove", best)
+            bf = bm[0]
+            bt = bm[1]
+            n = self.and_play(w, b, k, r, bf, bt)
+            if n >= _INF:
+                if e is None:
+                    e = self.and_table.entry(w, b, k)
+                e.f = r
+                e.best = best
+                return _INF
+            worst = n
+            moved = True
+        men = own & ~k
+        s: i64
+        t: i64
+        di: i64 = 0
+        while di < 2:
+            if opp:
+                s = c.s_ul if di == 0 else c.s_ur
+                t = (men >> s) & empty
+            else:
+                s = c.s_dl if di == 0 else c.s_dr
+                t = (men << s) & empty
+            di += 1
+            while t:
+                low = t & -t
+                t ^= low
+                frm = low << s if opp else low >> s
+                if frm == bf and low == bt:
+                    continue
+                moved = True
+                n = self.and_play(w, b, k, r, frm, low)
+                if n >= _INF:
+                    if e is None:
+                        e = self.and_table.entry(w, b, k)
+                    e.f = r
+                    e.best = c.king_moves[bit_index(frm)][bit_index(low)]
+                    return _INF
+                if n > worst:
+                    worst = n
+        kk = own & k
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = bit_index(low)
+            for ray in c.rays[kb]:
+                for t2 in ray:
+                    if (occ >> t2) & 1:
+                        break
+                    to = ONE << t2  # not a local 1: see _core.ONE
+                    if low == bf and to == bt:
+                        continue
+                    moved = True
+                    n = self.and_play(w, b, k, r, low, to)
+                    if n >= _INF:
+                        if e is None:
+                            e = self.and_table.entry(w, b, k)
+                        e.f = r
+                        e.best = c.king_moves[kb][t2]
+                        return _INF
+                    if n > worst:
+                        worst = n
+        if not moved:
+            return 0
+        if e is None:
+            e = self.and_table.entry(w, b, k)
+        if worst < e.d:
+            e.d = worst
+        return worst
+
+    def and_play(self, w: i64, b: i64, k: i64, r: i64, frm: i64, to: i64) -> i64:
+        """:meth:`or_node` after the defender's quiet move ``frm`` -> ``to``."""
+        if k & frm:
+            k2 = (k & ~frm) | to
+        else:
+            k2 = k
+            if to & self.opp_crown:
+                k2 |= to
+        if self.opp:
+            return self.or_node((w & ~frm) | to, b, k2, r)
+        return self.or_node(w, (b & ~frm) | to, k2, r)
 
     def reached_or(self, w: int, b: int, k: int) -> bool:
         return (
