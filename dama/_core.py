@@ -45,7 +45,9 @@ def popcount(x: i64) -> i64:
     >>> popcount(0b1011), popcount(0)
     (3, 0)
     """
-    x = x - ((x >> 1) & 0x5555555555555555)
+    # 0x15...: 0x55... without bit 62 (x >> 1 < 2 ** 61), so that mypyc keeps it a machine word
+    # (from 2 ** 62 on a literal is a boxed int, converted at every call)
+    x = x - ((x >> 1) & 0x1555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x = x + (x >> 8)
