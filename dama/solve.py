@@ -64,15 +64,18 @@ last solver move only captures and crownings can gain material, so only they are
 compulsory-capture rule, which makes the trees narrow.
 
 The search is also compiled with mypyc (:mod:`dama._loader`), and most of its time in native code
-goes to Python objects, so it is written to make few: one table per side to move, each position
-``(white, black, kings)`` a key built once per node (typed ``object``: a typed tuple would be boxed
-again at each use) to one entry ``(proven, failed, best)`` of small ints and a move; moves are the
-generator's tuples passed on as they are, a node without a possible capture asks for none. Only
-nodes that searched below themselves are stored: a leaf (the goal reached, no move, no move left)
-would store only what it finds again by itself at the same cost, one node (a solver node with no
-move left, never stored, does not even look its position up). A position without kings cannot recur
-below itself (men only advance, captures only remove), so its entry is not read again after the
-search below it.
+goes to Python objects, so it is written to make few: one table per side to move, compiled an open
+addressing table in a list (:class:`_Table`: a lookup makes no object, where a dict would need a
+key tuple of three boxed ints), each position's entry one object changed in place (proven, failed,
+best move), not tracked by the garbage collector; run as Python the same entries in a dict keyed
+by tuples. Captures are the generator's tuples passed on as they are; quiet moves are played as
+they are found (no list), the best move first and then the generator's order, so both orders are
+the same; a node without a possible capture asks for none. Only nodes that searched below
+themselves are stored: a leaf (the goal reached, no move, no move left) would store only what it
+finds again by itself at the same cost, one node (a solver node with no move left, never stored,
+does not even look its position up). An entry is changed in place, so what the search below a node
+stored for that same position (kings can go back and forth) is kept when the node stores its own
+result.
 
 >>> from dama import Board
 >>> v = solve(Board("czech", "W:W28,K29:B18,11,4,24"), "capture")
