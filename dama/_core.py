@@ -45,7 +45,9 @@ def popcount(x: i64) -> i64:
     >>> popcount(0b1011), popcount(0)
     (3, 0)
     """
-    x = x - ((x >> 1) & 0x5555555555555555)
+    # 0x15...: 0x55... without bit 62 (x >> 1 < 2 ** 61), so that mypyc keeps it a machine word
+    # (from 2 ** 62 on a literal is a boxed int, converted at every call)
+    x = x - ((x >> 1) & 0x1555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x = x + (x >> 8)
@@ -79,10 +81,13 @@ class Core:
     s_ur: i64
     s_dl: i64
     s_dr: i64
-    #: ``nbr[4 * bit + direction]``: the neighbouring bit, or -1 off the board
-    nbr: list[int]
+    #: ``nbr[4 * bit + direction]``: the neighbouring bit plus one, or 0 off the board (bytes:
+    #: compiled, an item is read as a machine int, where a list's item is a boxed int to convert)
+    nbr: bytes
     #: ``rays[bit]``: the four rays of bit indexes, nearest first
     rays: list[tuple[tuple[int, ...], ...]]
+    #: the same rays as bytes, for :meth:`_king_jumps` (see ``nbr``)
+    ray_bytes: list[tuple[bytes, ...]]
     man_steps: dict[bool, dict[int, RawMove]]
     king_steps: dict[int, RawMove]
     #: a man's step (a raw move) by its landing bit, one list per direction, for :meth:`quiets`;
@@ -117,8 +122,9 @@ class Core:
             g.steps[2],
             g.steps[3],
         )
-        self.nbr = [t for nb in g.neighbour for t in nb]
+        self.nbr = bytes(t + 1 for nb in g.neighbour for t in nb)
         self.rays = g.rays
+        self.ray_bytes = [tuple(bytes(ray) for ray in rays) for rays in g.rays]
         self.man_steps = {True: {}, False: {}}
         self.king_steps = {}
         for b in range(len(g.neighbour)):
@@ -159,10 +165,10 @@ class Core:
         nbr = self.nbr
         jumped = False
         for d in dirs:
-            v: i64 = nbr[4 * b + d]
+            v: i64 = nbr[4 * b + d] - 1
             if v < 0 or not (opp >> v) & 1 or (captured >> v) & 1:
                 continue
-            land: i64 = nbr[4 * v + d]
+            land: i64 = nbr[4 * v + d] - 1
             if land < 0 or (occ >> land) & 1:
                 continue
             jumped = True
@@ -177,7 +183,7 @@ class Core:
         taken ``captured``; True when it can jump from ``b``. On each ray it lands only where it
         can jump again, when it can (the capture must be complete)."""
         jumped = False
-        for ray in self.rays[b]:
+        for ray in self.ray_bytes[b]:
             n: i64 = len(ray)
             i: i64 = 0
             while i < n and not (occ >> ray[i]) & 1:

@@ -64,15 +64,18 @@ last solver move only captures and crownings can gain material, so only they are
 compulsory-capture rule, which makes the trees narrow.
 
 The search is also compiled with mypyc (:mod:`dama._loader`), and most of its time in native code
-goes to Python objects, so it is written to make few: one table per side to move, each position
-``(white, black, kings)`` a key built once per node (typed ``object``: a typed tuple would be boxed
-again at each use) to one entry ``(proven, failed, best)`` of small ints and a move; moves are the
-generator's tuples passed on as they are, a node without a possible capture asks for none. Only
-nodes that searched below themselves are stored: a leaf (the goal reached, no move, no move left)
-would store only what it finds again by itself at the same cost, one node (a solver node with no
-move left, never stored, does not even look its position up). A position without kings cannot recur
-below itself (men only advance, captures only remove), so its entry is not read again after the
-search below it.
+goes to Python objects, so it is written to make few: one table per side to move, compiled an open
+addressing table in a list (:class:`_Table`: a lookup makes no object, where a dict would need a
+key tuple of three boxed ints), each position's entry one object changed in place (proven, failed,
+best move), not tracked by the garbage collector; run as Python the same entries in a dict keyed
+by tuples. Captures are the generator's tuples passed on as they are; quiet moves are played as
+they are found (no list), the best move first and then the generator's order, so both orders are
+the same; a node without a possible capture asks for none. Only nodes that searched below
+themselves are stored: a leaf (the goal reached, no move, no move left) would store only what it
+finds again by itself at the same cost, one node (a solver node with no move left, never stored,
+does not even look its position up). An entry is changed in place, so what the search below a node
+stored for that same position (kings can go back and forth) is kept when the node stores its own
+result.
 
 >>> from dama import Board
 >>> v = solve(Board("czech", "W:W28,K29:B18,11,4,24"), "capture")
@@ -90,9 +93,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, cast, final
 
-from ._core import Core, RawMove, bit_index, core, popcount
+from ._core import ONE, Core, RawMove, bit_index, core, popcount
 from .errors import DamaError
 from .proof import ProofMove, ProofTree
 
@@ -103,6 +107,14 @@ if TYPE_CHECKING:
 
     from .baseboard import Move
     from .board import Board
+
+try:  # read by mypyc alone (compiled, the decorator is dropped); dama does not need it
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - without mypy installed
+
+    def mypyc_attr(*args: object, **kwargs: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 __all__ = [
     "GOAL_KINDS",
@@ -356,6 +368,121 @@ def _material(side: i64, kings: i64) -> i64:
     return popcount(side) + 2 * popcount(side & kings)
 
 
+#: run as Python (not compiled), the tables are dicts (see :class:`_Table`)
+_BY_DICT: Final = isinstance(_material, FunctionType)
+
+
+@final
+@mypyc_attr(acyclic=True)  # compiled: not tracked by the garbage collector (it holds no cycle)
+class _Entry:
+    """A position's entry in a :class:`_Table`: the position, the solver moves it needs at most
+    (``d``; _FAR: not proven), the horizon it failed within (``f``; -1: none, _FAR: every one) and
+    the move that last worked or refuted (``best``, or None). Changed in place: one object for
+    each position."""
+
+    __slots__ = ("w", "b", "k", "d", "f", "best")
+
+    w: i64
+    b: i64
+    k: i64
+    d: i64
+    f: i64
+    best: object
+
+    def __init__(self, w: i64, b: i64, k: i64) -> None:
+        self.w = w
+        self.b = b
+        self.k = k
+        self.d = _FAR
+        self.f = -1
+        self.best = None
+
+
+@final
+class _Table:
+    """A transposition table: positions to :class:`_Entry`.
+
+    Compiled, by open addressing in a list (linear probing, at most half full): a lookup makes no
+    Python object, where a dict would need a key (a tuple of three boxed ints). Run as Python, a
+    dict keyed by tuples (:data:`_BY_DICT`): its lookup is one C call, where probing would be
+    several lines of Python. Both are exact: the same entries, the same search."""
+
+    slots: list[_Entry | None]
+    shift: i64
+    count: i64
+    by_dict: bool
+    map: dict[object, _Entry]
+
+    def __init__(self) -> None:
+        self.by_dict = _BY_DICT
+        self.map = {}
+        self.slots = [] if _BY_DICT else [None] * 1024
+        self.shift = 21  # 31 - log2(len(slots)): a slot is the top bits of a 31-bit hash
+        self.count = 0
+
+    def find(self, w: i64, b: i64, k: i64) -> _Entry | None:
+        """The entry of the position, or None."""
+        if self.by_dict:
+            return self.map.get((w, b, k))
+        slots = self.slots
+        mask: i64 = len(slots) - 1
+        # a multiplicative hash of the position folded to 31 bits (no product exceeds 62 bits)
+        x: i64 = w ^ (b << 5) ^ (k << 7)
+        x = (x ^ (x >> 31)) & 0x7FFFFFFF
+        i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> self.shift
+        while True:
+            e = slots[i]
+            if e is None:
+                return None
+            if e.w == w and e.b == b and e.k == k:
+                return e
+            i = (i + 1) & mask
+
+    def entry(self, w: i64, b: i64, k: i64) -> _Entry:
+        """The entry of the position, made (not proven, never failed) when there is none."""
+        if self.by_dict:
+            key: object = (w, b, k)
+            got = self.map.get(key)
+            if got is None:
+                got = _Entry(w, b, k)
+                self.map[key] = got
+            return got
+        if 2 * (self.count + 1) > len(self.slots):
+            self._grow()
+        slots = self.slots
+        mask: i64 = len(slots) - 1
+        # a multiplicative hash of the position folded to 31 bits (no product exceeds 62 bits)
+        x: i64 = w ^ (b << 5) ^ (k << 7)
+        x = (x ^ (x >> 31)) & 0x7FFFFFFF
+        i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> self.shift
+        while True:
+            e = slots[i]
+            if e is None:
+                e = _Entry(w, b, k)
+                slots[i] = e
+                self.count += 1
+                return e
+            if e.w == w and e.b == b and e.k == k:
+                return e
+            i = (i + 1) & mask
+
+    def _grow(self) -> None:
+        old = self.slots
+        slots: list[_Entry | None] = [None] * (2 * len(old))
+        self.slots = slots
+        self.shift -= 1
+        mask: i64 = len(slots) - 1
+        shift = self.shift
+        for e in old:
+            if e is not None:
+                x: i64 = e.w ^ (e.b << 5) ^ (e.k << 7)
+                x = (x ^ (x >> 31)) & 0x7FFFFFFF
+                i: i64 = ((x * 0x5BD1E995) & 0x7FFFFFFF) >> shift
+                while slots[i] is not None:
+                    i = (i + 1) & mask
+                slots[i] = e
+
+
 @final
 class _Search:
     """The AND-OR search of one :func:`solve` call (its tables live as long as the call).
@@ -379,11 +506,9 @@ class _Search:
     nodes: i64
     horizon: int
     next_check: i64
-    #: the transposition tables, solver / defender to move: (white, black, kings) -> (proven,
-    #: failed, best): the solver moves it needs at most (_FAR: not proven), the horizon it
-    #: failed within (-1: none, _FAR: every one), the move that last worked or refuted (or None)
-    or_table: dict[object, tuple[int, int, object]]
-    and_table: dict[object, tuple[int, int, object]]
+    #: the transposition tables, solver / defender to move
+    or_table: _Table
+    and_table: _Table
 
     def __init__(
         self,
@@ -410,8 +535,8 @@ class _Search:
         self.nodes = 0
         self.horizon = 0
         self.next_check = min(_CHECK_EVERY, limits.nodes)
-        self.or_table = {}
-        self.and_table = {}
+        self.or_table = _Table()
+        self.and_table = _Table()
 
     def balance(self, w: i64, b: i64, k: i64) -> i64:
         """The solver's material balance, relative to the start position."""
@@ -454,14 +579,13 @@ class _Search:
         else:
             ends = ((men << c.s_dl) | (men << c.s_dr)) & empty
         rays = c.rays
-        one: i64 = 1
         x = theirs
         while x and not ends & (ends - 1):
             low = x & -x
             x ^= low
             for ray in rays[bit_index(low)]:
                 if ray and not (occ >> ray[0]) & 1:
-                    ends |= one << ray[0]
+                    ends |= ONE << ray[0]  # not a local 1: see _core.ONE
         if ends & (ends - 1):
             return []
         if ends:
@@ -505,41 +629,38 @@ class _Search:
             if self.is_gain and self.balance(w, b, k) >= self.need:
                 return 0
             return _INF
-        key: object = (w, b, k)  # boxed once for every use below (see the module docstring)
         table = self.or_table
-        e = table.get(key)
-        if e is None:
-            d: i64 = _FAR
-            f: i64 = -1
-            best: object = None
-        else:
-            d, f, best = e
-            if d <= r:
-                return d
-            if r <= f:
+        e = table.find(w, b, k)
+        best: object = None
+        if e is not None:
+            if e.d <= r:
+                return e.d
+            if r <= e.f:
                 return _INF
+            best = e.best
         moves: list[object] | None = None
         if own & k or c._man_can_capture(own & ~k, them, c.valid & ~(w | b), me):
             moves = cast("list[object]", c._captures(w, b, k, me))
         if not moves:
             if self.is_gain and self.balance(w, b, k) >= self.need:
                 return 0
+            if r != 1 or not self.is_gain:  # every quiet move, played as it is found
+                return self.or_quiets(w, b, k, r, e, best)
             moves = cast("list[object]", c._quiets(w, b, k, me))
             if not moves:
                 return _INF
-            if r == 1 and self.is_gain:
-                # a last quiet move reaches the goal only by crowning a man or by leaving
-                # the defender without a legal move
-                quiet = cast("list[RawMove]", moves)
-                crown = self.my_crown
-                crowning = (
-                    [m for m in quiet if m[1] & crown and not m[0] & k]
-                    if self.balance(w, b, k) + 2 >= self.need
-                    else []
-                )
-                moves = cast("list[object]", crowning + self.blocking(w, b, k, quiet, crowning))
-                if not moves:
-                    return _INF
+            # a last quiet move reaches the goal only by crowning a man or by leaving the
+            # defender without a legal move
+            quiet = cast("list[RawMove]", moves)
+            crown = self.my_crown
+            crowning = (
+                [m for m in quiet if m[1] & crown and not m[0] & k]
+                if self.balance(w, b, k) + 2 >= self.need
+                else []
+            )
+            moves = cast("list[object]", crowning + self.blocking(w, b, k, quiet, crowning))
+            if not moves:
+                return _INF
         if best is not None and len(moves) > 1 and best in moves:
             i = moves.index(best)
             if i:  # the best move first, the others in order (moves is a new list: no copy)
@@ -563,17 +684,15 @@ class _Search:
                 n = self.and_node(w & ~cap, (b & ~frm) | to, k2, r1)
             if n < _INF:
                 n += 1
-                if k:  # the search below may have stored this position too: read it again
-                    e = table.get(key)
-                    if e is not None:
-                        d, f, best = e
-                table[key] = (min(n, d), f, m)
+                if e is None:  # (the search below may have stored this position, with kings)
+                    e = table.entry(w, b, k)
+                if n < e.d:
+                    e.d = n
+                e.best = m
                 return n
-        if k:
-            e = table.get(key)
-            if e is not None:
-                d, f, best = e
-        table[key] = (d, r, best)
+        if e is None:
+            e = table.entry(w, b, k)
+        e.f = r
         return _INF
 
     def and_node(self, w: i64, b: i64, k: i64, r: i64) -> i64:
@@ -581,19 +700,15 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
-        key: object = (w, b, k)
         table = self.and_table
-        e = table.get(key)
-        if e is None:
-            d: i64 = _FAR
-            f: i64 = -1
-            best: object = None
-        else:
-            d, f, best = e
-            if d <= r:
-                return d
-            if r <= f:
+        e = table.find(w, b, k)
+        best: object = None
+        if e is not None:
+            if e.d <= r:
+                return e.d
+            if r <= e.f:
                 return _INF
+            best = e.best
         c = self.c
         opp = self.opp
         own, them = (w, b) if opp else (b, w)
@@ -607,9 +722,7 @@ class _Search:
                 if c._count_quiets(w, b, k, opp):
                     return _INF
                 return 0
-            moves = cast("list[object]", c._quiets(w, b, k, opp))
-            if not moves:
-                return 0
+            return self.and_quiets(w, b, k, r, e, best)
         if best is not None and len(moves) > 1 and best in moves:
             i = moves.index(best)
             if i:  # the best move first, the others in order (moves is a new list: no copy)
@@ -632,21 +745,208 @@ class _Search:
             else:
                 n = self.or_node(w & ~cap, (b & ~frm) | to, k2, r)
             if n >= _INF:
-                if k:
-                    e = table.get(key)
-                    if e is not None:
-                        d, f, best = e
-                table[key] = (d, r, m)
+                if e is None:
+                    e = table.entry(w, b, k)
+                e.f = r
+                e.best = m
                 return _INF
             if n > worst:
                 worst = n
-        if k:
-            e = table.get(key)
-            if e is not None:
-                d, f, best = e
-        if worst < d:  # else the entry already says so
-            table[key] = (worst, f, best)
+        if e is None:
+            e = table.entry(w, b, k)
+        if worst < e.d:
+            e.d = worst
         return worst
+
+    def or_quiets(self, w: i64, b: i64, k: i64, r: i64, e: _Entry | None, best: object) -> i64:
+        """:meth:`or_node` when the solver has only quiet moves, all of them tried (as in
+        :meth:`and_quiets`)."""
+        c = self.c
+        me = self.me
+        occ = w | b
+        empty = c.valid & ~occ
+        own = w if me else b
+        r1 = r - 1
+        bf: i64 = 0
+        bt: i64 = 0
+        moved = False
+        if best is not None:
+            bm = cast("RawMove", best)
+            bf = bm[0]
+            bt = bm[1]
+            n = self.or_play(w, b, k, r1, bf, bt)
+            if n < _INF:
+                n += 1
+                if e is None:
+                    e = self.or_table.entry(w, b, k)
+                if n < e.d:
+                    e.d = n
+                e.best = best
+                return n
+            moved = True
+        men = own & ~k
+        s: i64
+        t: i64
+        di: i64 = 0
+        while di < 2:
+            if me:
+                s = c.s_ul if di == 0 else c.s_ur
+                t = (men >> s) & empty
+            else:
+                s = c.s_dl if di == 0 else c.s_dr
+                t = (men << s) & empty
+            di += 1
+            while t:
+                low = t & -t
+                t ^= low
+                frm = low << s if me else low >> s
+                if frm == bf and low == bt:
+                    continue
+                moved = True
+                n = self.or_play(w, b, k, r1, frm, low)
+                if n < _INF:
+                    n += 1
+                    if e is None:
+                        e = self.or_table.entry(w, b, k)
+                    if n < e.d:
+                        e.d = n
+                    e.best = c.king_moves[bit_index(frm)][bit_index(low)]
+                    return n
+        kk = own & k
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = bit_index(low)
+            for ray in c.rays[kb]:
+                for t2 in ray:
+                    if (occ >> t2) & 1:
+                        break
+                    to = ONE << t2  # not a local 1: see _core.ONE
+                    if low == bf and to == bt:
+                        continue
+                    moved = True
+                    n = self.or_play(w, b, k, r1, low, to)
+                    if n < _INF:
+                        n += 1
+                        if e is None:
+                            e = self.or_table.entry(w, b, k)
+                        if n < e.d:
+                            e.d = n
+                        e.best = c.king_moves[kb][t2]
+                        return n
+        if moved:
+            if e is None:
+                e = self.or_table.entry(w, b, k)
+            e.f = r
+        return _INF
+
+    def or_play(self, w: i64, b: i64, k: i64, r1: i64, frm: i64, to: i64) -> i64:
+        """:meth:`and_node` after the solver's quiet move ``frm`` -> ``to``."""
+        if k & frm:
+            k2 = (k & ~frm) | to
+        else:
+            k2 = k
+            if to & self.my_crown:
+                k2 |= to
+        if self.me:
+            return self.and_node((w & ~frm) | to, b, k2, r1)
+        return self.and_node(w, (b & ~frm) | to, k2, r1)
+
+    def and_quiets(self, w: i64, b: i64, k: i64, r: i64, e: _Entry | None, best: object) -> i64:
+        """:meth:`and_node` when the defender has only quiet moves: each played as it is found
+        (no list, no tuple), in the order of :meth:`Core._quiets` after the best move (a quiet
+        move of this position whenever there is one)."""
+        c = self.c
+        opp = self.opp
+        occ = w | b
+        empty = c.valid & ~occ
+        own = w if opp else b
+        worst: i64 = 0
+        bf: i64 = 0
+        bt: i64 = 0
+        moved = False
+        if best is not None:
+            bm = cast("RawMove", best)
+            bf = bm[0]
+            bt = bm[1]
+            n = self.and_play(w, b, k, r, bf, bt)
+            if n >= _INF:
+                if e is None:
+                    e = self.and_table.entry(w, b, k)
+                e.f = r
+                e.best = best
+                return _INF
+            worst = n
+            moved = True
+        men = own & ~k
+        s: i64
+        t: i64
+        di: i64 = 0
+        while di < 2:
+            if opp:
+                s = c.s_ul if di == 0 else c.s_ur
+                t = (men >> s) & empty
+            else:
+                s = c.s_dl if di == 0 else c.s_dr
+                t = (men << s) & empty
+            di += 1
+            while t:
+                low = t & -t
+                t ^= low
+                frm = low << s if opp else low >> s
+                if frm == bf and low == bt:
+                    continue
+                moved = True
+                n = self.and_play(w, b, k, r, frm, low)
+                if n >= _INF:
+                    if e is None:
+                        e = self.and_table.entry(w, b, k)
+                    e.f = r
+                    e.best = c.king_moves[bit_index(frm)][bit_index(low)]
+                    return _INF
+                if n > worst:
+                    worst = n
+        kk = own & k
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = bit_index(low)
+            for ray in c.rays[kb]:
+                for t2 in ray:
+                    if (occ >> t2) & 1:
+                        break
+                    to = ONE << t2  # not a local 1: see _core.ONE
+                    if low == bf and to == bt:
+                        continue
+                    moved = True
+                    n = self.and_play(w, b, k, r, low, to)
+                    if n >= _INF:
+                        if e is None:
+                            e = self.and_table.entry(w, b, k)
+                        e.f = r
+                        e.best = c.king_moves[kb][t2]
+                        return _INF
+                    if n > worst:
+                        worst = n
+        if not moved:
+            return 0
+        if e is None:
+            e = self.and_table.entry(w, b, k)
+        if worst < e.d:
+            e.d = worst
+        return worst
+
+    def and_play(self, w: i64, b: i64, k: i64, r: i64, frm: i64, to: i64) -> i64:
+        """:meth:`or_node` after the defender's quiet move ``frm`` -> ``to``."""
+        if k & frm:
+            k2 = (k & ~frm) | to
+        else:
+            k2 = k
+            if to & self.opp_crown:
+                k2 |= to
+        if self.opp:
+            return self.or_node((w & ~frm) | to, b, k2, r)
+        return self.or_node(w, (b & ~frm) | to, k2, r)
 
     def reached_or(self, w: int, b: int, k: int) -> bool:
         return (
