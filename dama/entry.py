@@ -192,11 +192,8 @@ def _read_route(board: BaseBoard, route: str | Iterable[int]) -> Entry:
         if ends:
             text = "x".join(names)
             return Entry(EntryKind.UNREADABLE, text, squares, candidates=ends, reason="ambiguous")
-    jumped = (
-        n > 2
-        or _piece_between(board, start, end)
-        or any(m.captured and m.start == start and m.end == end for m in legal)
-    )
+    # (a two-square click that ends a capture was read above)
+    jumped = n > 2 or _piece_between(board, start, end)
     text = ("x" if jumped else "-").join(names)
     return Entry(EntryKind.ILLEGAL, text, squares, explanation=explain_illegal(board, text))
 

@@ -31,7 +31,7 @@ from typing import Any
 from ._core import Core, RawMove, core
 from .baseboard import Move
 from .board import Board
-from .pdn import GameError, position_pdn, read_games
+from .pdn import Game, GameError, position_pdn, read_games
 from .shots import Line, named_shots
 from .solve import Limits, Verdict, material_search, solve
 from .variants import Variant, find_variant
@@ -48,6 +48,7 @@ __all__ = [
     "main_line_duals",
     "mine",
     "motifs",
+    "pdn_games",
     "pdn_positions",
     "play_game",
     "puzzle_pdn",
@@ -651,6 +652,16 @@ def was_allowed(
     return False
 
 
+def _pdn_part(
+    text: str, v: Variant, part: tuple[int, int]
+) -> Iterator[tuple[int, Game | GameError]]:
+    """The entries ``i`` (from 1) of a PDN text with ``(i - 1) % n == k`` for ``part`` ``(k, n)``."""
+    k, n = part
+    for gi, game in enumerate(read_games(text, default_variant=v), 1):
+        if (gi - 1) % n == k:
+            yield gi, game
+
+
 def pdn_positions(
     text: str, variant: str | Variant, part: tuple[int, int] = (0, 1)
 ) -> Iterator[tuple[str, Position]]:
@@ -659,15 +670,35 @@ def pdn_positions(
     readable games of the variant are skipped). ``part`` ``(k, n)``: only the entries ``i``
     (from 1) with ``(i - 1) % n == k``, so that ``n`` workers share a file."""
     v = find_variant(variant)
-    k, n = part
-    for gi, game in enumerate(read_games(text, default_variant=v), 1):
-        if (gi - 1) % n != k or isinstance(game, GameError) or game.variant != v:
+    for gi, game in _pdn_part(text, v, part):
+        if isinstance(game, GameError) or game.variant != v:
             continue
         b = game.board()
         for node in game.moves:
             yield (f"pdn game {gi} ply {b.ply}", b.key())
             assert node.move is not None  # replayed by the reader
             b.push(node.move)
+
+
+def pdn_games(
+    text: str, variant: str | Variant, part: tuple[int, int] = (0, 1)
+) -> tuple[int, list[str]]:
+    """How many readable games of ``variant`` the entries of ``part`` of a PDN text hold (those
+    :func:`pdn_positions` mines) and why the first three others cannot be mined."""
+    v = find_variant(variant)
+    games = 0
+    problems: list[str] = []
+    for gi, game in _pdn_part(text, v, part):
+        if isinstance(game, GameError):
+            problem = f"{gi}: {game.message}"
+        elif game.variant != v:
+            problem = f"{gi}: {game.variant.name}"
+        else:
+            games += 1
+            continue
+        if len(problems) < 3:
+            problems.append(problem)
+    return games, problems
 
 
 def mine(

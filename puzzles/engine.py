@@ -352,20 +352,7 @@ MAX_PDN_BYTES = dama.pdn.MAX_PDN_BYTES
 def pdn_games(text: str, variant: str, part: tuple[int, int] = (0, 1)) -> tuple[int, list[str]]:
     """How many readable games of ``variant`` a PDN text holds (of ``part``, as :func:`mine`
     reads them) and why the first few other entries could not be read."""
-    games, problems = 0, []
-    k, n = part
-    for i, game in enumerate(dama.pdn.read_games(text, default_variant=variant)):
-        if i % n != k:
-            continue
-        if isinstance(game, dama.pdn.GameError):
-            if len(problems) < 3:
-                problems.append(f"{game.index}: {game.message}")
-        elif game.variant.name != variant:
-            if len(problems) < 3:
-                problems.append(f"{i + 1}: {game.variant.name}")
-        else:
-            games += 1
-    return games, problems
+    return dama.mine.pdn_games(text, variant, part)
 
 
 def _mined_data(p: dama.mine.MinedPuzzle) -> PuzzleData:
