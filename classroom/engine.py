@@ -303,7 +303,7 @@ def _entry(item: Any, goal: str, horizon: int | None) -> ImportedEntry:
         return entry
     entry.goal = game.tags.get("Goal", "").strip() or goal
     tag = game.tags.get("Horizon", "").strip()
-    entry.horizon = int(tag) if tag.isdigit() else horizon
+    entry.horizon = int(tag) if tag.isdecimal() else horizon
     entry.title = (game.tags.get("Title") or game.tags.get("Event") or "").strip()[:200]
     if entry.title == "?":
         entry.title = ""

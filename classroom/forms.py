@@ -167,7 +167,7 @@ class PuzzleForm(forms.Form):
             "fen": puzzle.fen,
             "solution": " ".join(puzzle.solution),
             "goal": kind,
-            "gain": int(n) if n.isdigit() else 1,
+            "gain": int(n) if n.isdecimal() else 1,
             "horizon": puzzle.horizon,
             "title": puzzle.title,
             "description": puzzle.description,

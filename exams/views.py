@@ -224,7 +224,7 @@ def _after(
 
 def _index(request: HttpRequest) -> int | None:
     raw = request.POST.get("index", "")
-    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+    return int(raw) if raw.isdecimal() and len(raw) < 4 else None
 
 
 @never_cache

@@ -419,6 +419,6 @@ class Game(models.Model):
 def check_level(value: Any) -> int:
     """The level asked for, 1-8; a ``ValidationError`` otherwise."""
     text = str(value or "").strip()
-    if not text.isdigit() or int(text) not in engine.level_numbers():
+    if not text.isdecimal() or int(text) not in engine.level_numbers():
         raise ValidationError(_("Choose a level from 1 to 8."), code="level")
     return int(text)

@@ -60,6 +60,6 @@ class Owner:
 @progress.handover(PROGRESS_KEY)
 def hand_over_games(user, data: dict[str, Any]) -> None:
     """A visitor's games become the account's (games already someone's stay theirs)."""
-    ids = [int(pk) for pk in data.get("games", []) if str(pk).isdigit()]
+    ids = [int(pk) for pk in data.get("games", []) if str(pk).isdecimal()]
     if ids:
         Game.objects.filter(pk__in=ids, user__isnull=True).update(user=user)

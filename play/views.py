@@ -206,7 +206,7 @@ def wait(request: HttpRequest, pk: int) -> HttpResponse:
     the_game = _game_or_404(request, pk)
     seen = request.GET.get("v", "")
     waiting = the_game.state == Game.State.THINKING or the_game.hint_pending
-    if seen.isdigit() and int(seen) == the_game.version and waiting:
+    if seen.isdecimal() and int(seen) == the_game.version and waiting:
         the_game.ask_again_if_lost()
         if not _partial(request):
             return HttpResponse(status=204)
@@ -214,7 +214,7 @@ def wait(request: HttpRequest, pk: int) -> HttpResponse:
         context = {
             "game": the_game,
             "urls": _urls(pk),
-            **_poll(the_game, int(n) if n.isdigit() else 0),
+            **_poll(the_game, int(n) if n.isdecimal() else 0),
         }
         return render(request, "play/game.html#poll", context)
     if not _partial(request):

@@ -252,7 +252,7 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
         except ValueError:
             raise ValidationError(_("the Horizon tag is not a number")) from None
     difficulty: int | None = None
-    if tags.get("Difficulty", "").strip().isdigit():
+    if tags.get("Difficulty", "").strip().isdecimal():
         difficulty = int(tags["Difficulty"])
     proof: dict[str, Any] | None = None
     if tags.get("Proof"):

@@ -126,7 +126,7 @@ def move_attempts_to_account(user, data: dict[str, Any]) -> None:
     """A visitor logged in or signed up: their attempts become the account's, the account's
     first attempt at each puzzle is marked again, and each first attempt with a result is rated
     (in the order played)."""
-    ids = [int(i) for i in data.get("attempts", []) if str(i).isdigit()]
+    ids = [int(i) for i in data.get("attempts", []) if str(i).isdecimal()]
     if not ids:
         return
     Attempt.objects.filter(pk__in=ids, user__isnull=True).update(user=user)

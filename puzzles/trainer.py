@@ -227,7 +227,7 @@ def goal_text(white: bool, goal: str, horizon: int | None, motifs: list[str]) ->
     kind = goal_kind(goal)
     if kind == "capture":
         multi = any(
-            m.startswith("capture:") and m.split(":")[1].isdigit() and int(m.split(":")[1]) > 1
+            m.startswith("capture:") and m.split(":")[1].isdecimal() and int(m.split(":")[1]) > 1
             for m in motifs
         )
         if multi:

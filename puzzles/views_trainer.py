@@ -44,7 +44,7 @@ ACTIONS = ("move", "hint", "solution", "retry")
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and len(value) < 10 else None
+    return int(value) if value and value.isdecimal() and len(value) < 10 else None
 
 
 def _then(request: HttpRequest) -> str:

@@ -81,7 +81,7 @@ def skip(request: HttpRequest, variant: str) -> HttpResponse:
     if request.POST.get("reset"):
         request.session.pop(SKIPPED, None)
         return redirect("review:session", variant=variant)
-    pk = int(raw) if raw.isdigit() and len(raw) < 12 else None
+    pk = int(raw) if raw.isdecimal() and len(raw) < 12 else None
     if pk is None or not Learner.of(request).cards().filter(pk=pk).exists():
         return HttpResponse(
             _("There is no such card in your review."),

@@ -30,7 +30,7 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
         wanted = request.POST.get("puzzle", "")
         puzzle = get_object_or_404(
             Puzzle.objects.proven().public().exclude(pk__in=exam_reserved()),
-            pk=int(wanted) if wanted.isdigit() and len(wanted) < 18 else 0,
+            pk=int(wanted) if wanted.isdecimal() and len(wanted) < 18 else 0,
             variant=puzzle_set.variant,
         )
         puzzle_set.add(puzzle)

@@ -706,3 +706,16 @@ def test_a_lost_hint_is_sent_again_when_the_page_asks(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert client.get(f"/play/game/{game.pk}/wait?v=0").status_code == 204
     assert len(callbacks) == 1 and sent == [(game.pk, 0)]  # the hint's task, not a move's
+
+
+@pytest.mark.parametrize("level", ["²", "٣٣", "8 ", "0", "9", ""])
+def test_a_level_that_is_not_1_to_8_in_ascii_digits_is_a_form_error(level):
+    from django.core.exceptions import ValidationError
+
+    from play.models import check_level
+
+    if level.strip() == "8":
+        assert check_level(level) == 8
+        return
+    with pytest.raises(ValidationError):
+        check_level(level)
