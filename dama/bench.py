@@ -535,18 +535,26 @@ def _perft_workload(variant: str, quick: bool) -> tuple[int, int]:
     return Board(variant).perft(depth), 1
 
 
-def _solver_workload(quick: bool) -> tuple[int, int]:
+def _solver_puzzles(quick: bool) -> list[tuple[Board, str, int]]:
+    """The corpus puzzles the solver workload proves (read before the clock starts: reading the
+    PDN is not the solver's work)."""
     from .pdn import read_tags
-    from .solve import Limits, solve
 
-    nodes = proofs = 0
+    out = []
     for variant in ("international", "brazilian", "czech"):
         tags = read_tags((_CORPUS / f"{variant}.pdn").read_text(encoding="utf-8"))
         for t in tags[:QUICK_SOLVER_PUZZLES] if quick else tags:
-            v = solve(Board(variant, t["FEN"]), t["Goal"], Limits(moves=int(t["Horizon"])))
-            nodes += v.nodes
-            proofs += 1
-    return nodes, proofs
+            out.append((Board(variant, t["FEN"]), t["Goal"], int(t["Horizon"])))
+    return out
+
+
+def _solver_workload(puzzles: list[tuple[Board, str, int]]) -> tuple[int, int]:
+    from .solve import Limits, solve
+
+    nodes = 0
+    for board, goal, horizon in puzzles:
+        nodes += solve(board, goal, Limits(moves=horizon)).nodes
+    return nodes, len(puzzles)
 
 
 def _search_workload(quick: bool) -> tuple[int, int]:
@@ -560,24 +568,28 @@ def _search_workload(quick: bool) -> tuple[int, int]:
     return nodes, positions
 
 
-def run_workload(name: str, quick: bool) -> tuple[int, int]:
-    """(nodes, items) of one workload: items are proofs for ``solver``, positions for
-    ``search``, 1 for perft."""
+def workload(name: str, quick: bool) -> Callable[[], tuple[int, int]]:
+    """One workload, ready to run: a call gives (nodes, items), items being proofs for
+    ``solver``, positions for ``search``, 1 for perft. What is not the engine's work (reading
+    the corpus) is done here, before any clock starts."""
     if name.startswith("perft:"):
-        return _perft_workload(name.split(":", 1)[1], quick)
+        variant = name.split(":", 1)[1]
+        return lambda: _perft_workload(variant, quick)
     if name == "solver":
-        return _solver_workload(quick)
+        puzzles = _solver_puzzles(quick)
+        return lambda: _solver_workload(puzzles)
     if name == "search":
-        return _search_workload(quick)
+        return lambda: _search_workload(quick)
     raise ValueError(f"unknown workload {name!r}: one of {', '.join(WORKLOADS)}")
 
 
 def timed_workload(name: str, quick: bool, repeat: int) -> tuple[int, int, float]:
     """(nodes, items, seconds): the fastest of ``repeat`` runs, in CPU seconds."""
+    run = workload(name, quick)
     best = None
     for _ in range(repeat):
         t0 = time.process_time()
-        nodes, items = run_workload(name, quick)
+        nodes, items = run()
         dt = time.process_time() - t0
         if best is not None and best[0] != nodes:
             raise RuntimeError(f"{name} counted {best[0]} nodes, then {nodes}")
