@@ -567,18 +567,36 @@ def play_game(
     return out
 
 
+#: random safe opening plies of the games mined for the corpus and by the workers (see
+#: :func:`engine_game`)
+VARIED = 4
+
+
+def varied_label(varied: int) -> str:
+    """The part of a mined puzzle's source naming its games' random opening plies (none for the
+    two of the first corpus).
+
+    >>> varied_label(2), varied_label(4)
+    ('', ' varied 4')
+    """
+    return "" if varied == 2 else f" varied {varied}"
+
+
 def engine_game(
     variant: str | Variant,
     seed: int,
     level: int = 4,
     max_plies: int = 160,
     nodes: int | None = None,
+    varied: int = 2,
 ) -> list[Position]:
     """The positions (before each move) of a game :mod:`dama.search` plays against itself at
     ``level`` (>= 4 gives natural positions: both sides play sound moves, and a mistake is a
     real one), from one of the balanced openings :data:`dama.search.OPENINGS` picked by ``seed``,
-    followed by two plies chosen at random among moves a 2-ply look-ahead finds safe, so that the
-    openings vary. ``nodes`` bounds each move's search (faster, weaker: more mistakes to punish).
+    followed by ``varied`` plies chosen at random among moves a 2-ply look-ahead finds safe, so
+    that the openings vary (two give about 600 different starts, which a few thousand games
+    exhaust: the engine's own choices vary little; four give about 30,000). ``nodes`` bounds
+    each move's search (faster, weaker: more mistakes to punish).
     """
     from .search import LEVELS, OPENINGS, best_move, search
 
@@ -590,7 +608,7 @@ def engine_game(
     for route in OPENINGS[v.name][rng.randrange(len(OPENINGS[v.name]))]:
         out.append(b.key())
         b.push(b.parse_move(route))
-    for _ in range(2):  # two varied plies, among the moves a short look-ahead finds safe
+    for _ in range(varied):  # varied plies, among the moves a short look-ahead finds safe
         pos = b.key()
         moves = c.moves(*pos)
         if not moves:
@@ -716,12 +734,14 @@ def mine(
     nodes: int | None = None,
     first_game: int = 1,
     skip: Callable[[str, str], bool] | None = None,
+    varied: int = 2,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
     ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
 
-    ``natural``: the games are played by :func:`engine_game` at ``level`` (``nodes`` per move),
-    games ``first_game`` to ``first_game + max_games - 1`` of ``seed``, and a ``gain`` puzzle is
+    ``natural``: the games are played by :func:`engine_game` at ``level`` (``nodes`` per move,
+    ``varied`` random opening plies), games ``first_game`` to ``first_game + max_games - 1`` of
+    ``seed``, and a ``gain`` puzzle is
     kept only when the opponent's last move allowed it (:func:`was_allowed`); PDN ``positions``
     are held to the same rule when ``natural`` is set. ``skip(fen, goal)`` is True for a puzzle
     already known (mining is resumable: known puzzles are not yielded again).
@@ -754,8 +774,8 @@ def mine(
             return
         for gno in range(first_game, first_game + max_games):
             if natural:
-                game = engine_game(v, seed * 1_000_003 + gno, level, 160, nodes)
-                source = f"engine {v.name} level {level} seed {seed}"
+                game = engine_game(v, seed * 1_000_003 + gno, level, 160, nodes, varied)
+                source = f"engine {v.name} level {level}{varied_label(varied)} seed {seed}"
             else:
                 game = play_game(v, rng, max_plies=200 if v.size == 10 else 160)
                 source = f"selfplay {v.name} seed {seed}"

@@ -306,6 +306,11 @@ def write_puzzles(puzzles: Iterable[PuzzleData]) -> str:
 # -- mining ----------------------------------------------------------------------------------------
 
 
+#: random safe opening plies of the engine games mined (:func:`dama.mine.engine_game`)
+MINING_VARIED = dama.mine.VARIED
+varied_label = dama.mine.varied_label
+
+
 def mine(
     variant: str,
     count: int,
@@ -320,10 +325,12 @@ def mine(
     max_games: int = 100_000,
     skip: Callable[[str, str], bool] | None = None,
     part: tuple[int, int] = (0, 1),
+    varied: int = MINING_VARIED,
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
-    each game. ``natural``: games of the engine at ``level`` (see :func:`dama.mine.mine`), and a
+    each game. ``natural``: games of the engine at ``level`` (``varied`` random opening plies:
+    see :func:`dama.mine.mine`), and a
     gain kept only when the opponent's last move allowed it; a position for which
     ``skip(fen, goal)`` says so is passed over (already known: mining is resumable). ``part``
     ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0)."""
@@ -341,6 +348,7 @@ def mine(
         first_game=first_game,
         max_games=max_games,
         skip=skip,
+        varied=varied,
     ):
         yield _mined_data(p)
 

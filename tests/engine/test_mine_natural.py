@@ -62,6 +62,21 @@ def test_engine_games_are_legal_varied_and_reproducible() -> None:
         assert after in nexts
 
 
+def test_more_varied_opening_plies_give_more_different_games() -> None:
+    # the games stop right after the varied plies: the start each seed draws
+    from dama.search import OPENINGS
+
+    plies = max(len(o) for o in OPENINGS["czech"])
+
+    def starts(varied: int) -> set:
+        games = (engine_game("czech", s, 4, plies + varied + 1, 1, varied) for s in range(150))
+        return {g[-1] for g in games}
+
+    two, four = starts(2), starts(4)
+    assert len(four) > len(two)
+    assert len(four) >= 0.8 * 150 > len(two)  # almost every seed its own start
+
+
 def test_a_puzzle_the_last_move_allowed_is_recognised() -> None:
     v = find_variant("czech")
     # Black to move: 9-13?? walks into 22-17! 13x22 25x18x11; 10-14 keeps everything

@@ -91,7 +91,7 @@ def test_two_worker_processes_mine_a_job_and_a_rerun_saves_nothing_twice(mining_
     saved = list(Puzzle.objects.filter(variant="czech"))
     assert len(saved) == job.found
     assert all(p.verdict == "unique" and p.worker == "PDN" for p in saved)  # proof shipped along
-    assert all(p.source.startswith("engine czech level 4 seed ") for p in saved)
+    assert all(p.source.startswith("engine czech level 4 varied 4 seed ") for p in saved)
     # the same seeds again: every puzzle is known, none is saved twice
     again = mining.start_job("czech", tasks=2, games=1, per_task=1, nodes=300, first_seed=10)
     mining.send(again)

@@ -116,7 +116,7 @@ def test_the_corpus_command_mines_to_its_target_and_resumes_where_it_stopped(tmp
     call_command(*args, "--target", "2", "--deep-share", "0", stdout=StringIO())
     first = out.read_text(encoding="utf-8")
     assert first.count("[Event ") == 2 and first.count("[Proof ") == 2
-    assert "engine brazilian level 4 seed 3 game " in first
+    assert "engine brazilian level 4 varied 4 seed 3 game " in first
     call_command(*args, "--target", "3", "--deep-share", "0", stdout=StringIO())
     grown = out.read_text(encoding="utf-8")
     # the file grows: what was there stays, one new puzzle, none twice

@@ -66,9 +66,11 @@ def short_allowed(horizons: Iterable[int], share: float) -> bool:
     return short + 1 <= deep * (1 - share) / share + SLACK
 
 
-def last_game(text: str, variant: str, level: int, seed: int) -> int:
-    """The highest game number of this seed and level among the sources of a PDN text."""
-    pat = re.compile(rf"engine {variant} level {level} seed {seed} game (\d+) ")
+def last_game(text: str, variant: str, level: int, seed: int, varied: int = 2) -> int:
+    """The highest game number of this seed, level and opening variety among the sources of a
+    PDN text."""
+    games = f"engine {variant} level {level}{engine.varied_label(varied)} seed {seed}"
+    pat = re.compile(rf"{games} game (\d+) ")
     return max((int(m.group(1)) for m in pat.finditer(text)), default=0)
 
 
@@ -83,6 +85,12 @@ class Command(BaseCommand):
         parser.add_argument("--nodes", type=int, default=1500, help="search nodes per move")
         parser.add_argument("--seconds", type=float, default=0, help="stop after this long")
         parser.add_argument(
+            "--varied",
+            type=int,
+            default=engine.MINING_VARIED,
+            help="random safe plies after the balanced opening (2 gave the first corpus)",
+        )
+        parser.add_argument(
             "--deep-share",
             type=float,
             default=0.3,
@@ -92,7 +100,19 @@ class Command(BaseCommand):
         parser.add_argument("--requalify", metavar="FILE", help="re-prove and keep these instead")
 
     def handle(
-        self, *args, variant, target, seed, level, nodes, seconds, deep_share, out, requalify, **o
+        self,
+        *args,
+        variant,
+        target,
+        seed,
+        level,
+        nodes,
+        seconds,
+        varied,
+        deep_share,
+        out,
+        requalify,
+        **o,
     ):
         path = Path(out) if out else corpus_path(variant)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -107,7 +127,7 @@ class Command(BaseCommand):
             self._append(path, kept)
             self.stdout.write(f"{len(kept)} puzzles kept and appended to {path}")
             return
-        start = last_game(text, variant, level, seed) + 1
+        start = last_game(text, variant, level, seed, varied) + 1
         held = len(known)
         if held >= target:
             self.stdout.write(f"{path} already holds {held} puzzles")
@@ -122,6 +142,7 @@ class Command(BaseCommand):
             level=level,
             nodes=nodes,
             first_game=start,
+            varied=varied,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
             horizon = p.horizon or 0
