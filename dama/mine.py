@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,7 +32,7 @@ from ._core import Core, RawMove, core
 from .baseboard import Move
 from .board import Board
 from .pdn import Game, GameError, position_pdn, read_games
-from .shots import Line, named_shots
+from .shots import SHOTS, Line, named_shots
 from .solve import Limits, Verdict, material_search, solve
 from .variants import Variant, find_variant
 
@@ -294,6 +294,42 @@ def motifs(line: SolutionLine) -> tuple[str, ...]:
     tags.extend(sorted(motif_rules(line)))
     tags.extend(named_shots(Line.from_moves(line.board, line.moves, rule_motifs)))
     return tuple(tags)
+
+
+#: named shots common enough in games to count less in :func:`quality` than the classical coups
+COMMON_SHOTS = frozenset({"breakthrough", "lock"})
+
+
+def quality(goal: str, horizon: int | None, motifs: Sequence[str]) -> int:
+    """An estimate (0-100) of how much a puzzle is worth showing as the daily puzzle, before
+    players have said what they think of it: a classical named shot, sacrifices and length count;
+    a forced capture (the rules exercise of the ``capture`` goal) counts little.
+
+    >>> quality("capture", 1, ["capture:1"])
+    0
+    >>> quality("gain:2", 3, ["sacrifice:2", "capture:3", "shot", "coup_philippe"])
+    75
+    """
+    names = {m.split(":")[0] for m in motifs}
+    counts = {
+        m.split(":")[0]: int(m.split(":")[1])
+        for m in motifs
+        if m.count(":") == 1 and m.split(":")[1].isdecimal()
+    }
+    shots = {s.name for s in SHOTS} & names
+    q = 0
+    if shots - COMMON_SHOTS:
+        q += 40
+    elif shots:
+        q += 15
+    q += 10 * min(3, counts.get("sacrifice", 0))
+    q += 5 * min(4, max(0, (horizon or 1) - 1))
+    q += 5 * ("shot" in names) + 5 * ("king_shot" in names)
+    if goal == "win":
+        q += 10
+    if goal == "capture":
+        q = q // 3
+    return min(100, q)
 
 
 def difficulty(line: SolutionLine, verdict: Verdict | None = None) -> int:

@@ -38,6 +38,9 @@ class PuzzleAdmin(admin.ModelAdmin):
         "horizon",
         "title",
         "difficulty",
+        "quality",
+        "likes",
+        "dislikes",
         "verdict",
         "engine_version",
         "verified_at",
@@ -48,7 +51,7 @@ class PuzzleAdmin(admin.ModelAdmin):
     raw_id_fields = ["author"]
     actions = ["verify_again", "download_pdn"]
     # what the verification writes: shown in the "Proof" section, never edited by hand
-    readonly_fields = [*PROOF_FIELDS, "proof_link"]
+    readonly_fields = [*PROOF_FIELDS, "proof_link", "quality", "likes", "dislikes"]
     fieldsets = [
         (None, {"fields": ["variant", "fen", "goal", "horizon", "solution", "limits"]}),
         (
@@ -62,6 +65,9 @@ class PuzzleAdmin(admin.ModelAdmin):
                     "public",
                     "motifs",
                     "difficulty",
+                    "quality",
+                    "likes",
+                    "dislikes",
                 ]
             },
         ),
@@ -106,7 +112,14 @@ class PuzzleAdmin(admin.ModelAdmin):
 
 # -- the trainer (issue 6) -------------------------------------------------------------------------
 
-from .models import Attempt, DailyPuzzle, PlayerRating, PuzzleRating, RatingHistory  # noqa: E402
+from .models import (  # noqa: E402
+    Attempt,
+    DailyPuzzle,
+    PlayerRating,
+    PuzzleRating,
+    PuzzleVote,
+    RatingHistory,
+)
 
 
 @admin.register(Attempt)
@@ -122,6 +135,13 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
     list_display = ["date", "variant", "puzzle"]
     list_filter = ["variant"]
     raw_id_fields = ["puzzle"]
+
+
+@admin.register(PuzzleVote)
+class PuzzleVoteAdmin(admin.ModelAdmin):
+    list_display = ["puzzle", "user", "liked", "created"]
+    list_filter = ["liked", "puzzle__variant"]
+    raw_id_fields = ["puzzle", "user"]
 
 
 @admin.register(PlayerRating)

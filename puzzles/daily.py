@@ -2,10 +2,11 @@
 
 :func:`daily_puzzle` picks the puzzle of a date the first time anyone asks (or when the periodic
 job ``puzzles.pick_daily_puzzles`` runs, a little before midnight, for the next day): among the
-proven puzzles of the site's pool (the corpus: never a teacher's own puzzle) not used in the 365
-days before, the one whose hash of (variant, date, id) is smallest, so that the choice is
-deterministic; the row is unique per variant and date, so two requests racing at midnight still
-agree.
+:data:`DAILY_POOL` best rated proven puzzles of the site's pool (the corpus: never a teacher's own
+puzzle; rated by :func:`best_rated`: the quality estimate from the puzzle's motifs, then
+players' likes) not used in the 365 days before, the one whose hash of (variant, date, id) is
+smallest, so that the choice is deterministic; the row is unique per variant and date, so two
+requests racing at midnight still agree.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from datetime import date, timedelta
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from core.variants import VARIANT_NAMES
@@ -28,6 +30,26 @@ from .stream import public_pool
 NO_REPEAT_DAYS = 365
 
 
+#: the best rated puzzles of a variant the daily puzzle is chosen from (a year's worth and more)
+DAILY_POOL = 500
+#: how far players' votes move a puzzle's rating from its quality estimate (0-100): all of it
+#: when many liked it, a share while few voted
+VOTE_WEIGHT = 40
+#: votes that count as none, so that the first few move the rating little
+VOTE_PRIOR = 4
+
+
+def best_rated(variant: str) -> QuerySet[Puzzle]:
+    """The public pool of ``variant``, best rated first: the quality estimate plus
+    :data:`VOTE_WEIGHT` times the share of likes over dislikes (with :data:`VOTE_PRIOR`)."""
+    votes = Cast(F("likes") - F("dislikes"), FloatField())
+    score = ExpressionWrapper(
+        F("quality") + VOTE_WEIGHT * votes / (F("likes") + F("dislikes") + VOTE_PRIOR),
+        output_field=FloatField(),
+    )
+    return public_pool(variant).alias(score=score).order_by("-score", "pk")
+
+
 def today() -> date:
     return timezone.localdate()
 
@@ -38,7 +60,7 @@ def _rank(variant: str, day: date, pk: int) -> str:
 
 def choose(variant: str, day: date) -> Puzzle | None:
     """The puzzle :func:`daily_puzzle` would pick for ``day`` (without storing it)."""
-    ids = list(public_pool(variant).values_list("pk", flat=True))
+    ids = list(best_rated(variant).values_list("pk", flat=True)[:DAILY_POOL])
     if not ids:
         return None
     recent = set(

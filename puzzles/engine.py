@@ -308,6 +308,8 @@ def write_puzzles(puzzles: Iterable[PuzzleData]) -> str:
 
 #: random safe opening plies of the engine games mined (:func:`dama.mine.engine_game`)
 MINING_VARIED = dama.mine.VARIED
+#: a puzzle's worth as the daily puzzle, estimated from its goal, horizon and motifs
+quality = dama.mine.quality
 varied_label = dama.mine.varied_label
 
 

@@ -115,8 +115,9 @@ class PuzzleQuerySet(models.QuerySet["Puzzle"]):
         """
         fen = engine.normalize_fen(data.fen, data.variant)
         goal = engine.normalize_goal(data.goal)
+        horizon = engine.fixed_horizon(goal) or data.horizon or engine.default_horizon(goal)
         fields: dict[str, Any] = {
-            "horizon": engine.fixed_horizon(goal) or data.horizon or engine.default_horizon(goal),
+            "horizon": horizon,
             "solution": list(data.solution),
             "motifs": list(data.motifs),
             "source": data.source[:200],
@@ -191,6 +192,10 @@ class Puzzle(models.Model):
     description = models.TextField(_("description"), blank=True)
     motifs = models.JSONField(_("motifs"), default=list, blank=True)
     difficulty = models.PositiveSmallIntegerField(_("difficulty"), default=1500)
+    # how good a daily puzzle it makes: an estimate from its motifs, then players' votes
+    quality = models.PositiveSmallIntegerField(_("quality estimate"), default=0)
+    likes = models.PositiveIntegerField(_("likes"), default=0)
+    dislikes = models.PositiveIntegerField(_("dislikes"), default=0)
 
     # the proof and its provenance (written by the verification task only)
     verdict = models.CharField(
@@ -338,6 +343,8 @@ class Puzzle(models.Model):
         self.fill_horizon()
         self.limits = {**default_limits(), **(self.limits or {})}
         update_fields = kwargs.get("update_fields")
+        if update_fields is None and isinstance(self.motifs, list):
+            self.quality = engine.quality(self.goal, self.horizon, self.motifs)
         if changed:
             self.revision = F("revision") + 1
             self._void_proof()
@@ -374,6 +381,36 @@ class Puzzle(models.Model):
         self.verified_at = self.started_at = self.progress_updated = None
         self.error = self.worker = ""
         self.attempts = 0
+
+    # -- votes -----------------------------------------------------------------------------------
+
+    def vote(self, user, liked: bool) -> None:
+        """``user`` liked (or did not like) this puzzle: one vote an account, which it may
+        change; the counts the daily puzzle's choice reads follow in the same transaction."""
+        with transaction.atomic():
+            old = PuzzleVote.objects.select_for_update().filter(puzzle=self, user=user).first()
+            if old is not None and old.liked == liked:
+                return
+            if old is None:
+                PuzzleVote.objects.create(puzzle=self, user=user, liked=liked)
+            else:
+                PuzzleVote.objects.filter(pk=old.pk).update(liked=liked)
+            gained, lost = ("likes", "dislikes") if liked else ("dislikes", "likes")
+            change = {gained: F(gained) + 1}
+            if old is not None:
+                change[lost] = F(lost) - 1
+            Puzzle.objects.filter(pk=self.pk).update(**change)
+        self.refresh_from_db(fields=["likes", "dislikes"])
+
+    def vote_of(self, user) -> bool | None:
+        """Whether ``user`` liked this puzzle (None: no vote)."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        return (
+            PuzzleVote.objects.filter(puzzle=self, user=user)
+            .values_list("liked", flat=True)
+            .first()
+        )
 
     def adopt_proof(self, proof: dict[str, Any]) -> bool:
         """Take a verdict made elsewhere (shipped in PDN) as this puzzle's proof, when it is
@@ -1058,6 +1095,32 @@ class PuzzleRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle} {self.rating:.0f}"
+
+
+class PuzzleVote(models.Model):
+    """An account's opinion of a puzzle it finished (see :meth:`Puzzle.vote`)."""
+
+    puzzle = models.ForeignKey(
+        Puzzle, on_delete=models.CASCADE, related_name="votes", verbose_name=_("puzzle")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="puzzle_votes",
+        verbose_name=_("user"),
+    )
+    liked = models.BooleanField(_("liked"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle", "user"], name="one_vote_per_puzzle_and_user")
+        ]
+        verbose_name = _("puzzle vote")
+        verbose_name_plural = _("puzzle votes")
+
+    def __str__(self) -> str:
+        return f"{self.user} {'+' if self.liked else '-'} {self.puzzle_id}"
 
 
 class DailyPuzzle(models.Model):

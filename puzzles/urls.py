@@ -16,6 +16,7 @@ urlpatterns = [
         name="attempt_solution",
     ),
     path("puzzles/attempt/<int:pk>/retry", views_trainer.attempt_retry, name="attempt_retry"),
+    path("puzzles/attempt/<int:pk>/vote", views_trainer.attempt_vote, name="attempt_vote"),
     path("puzzles/<variant:variant>/", views_trainer.stream, name="trainer"),
     path("puzzles/<variant:variant>/dashboard/", views_trainer.dashboard, name="dashboard"),
     path("puzzles/<variant:variant>/<int:pk>/", views_trainer.solve, name="solve"),

@@ -249,6 +249,9 @@ def _context(
         "action_urls": _action_urls(attempt.pk),
         "daily": None,
     }
+    if finished and player.is_account:  # an account says whether it liked the puzzle
+        context["vote_url"] = reverse("puzzles:attempt_vote", args=[attempt.pk])
+        context["vote"] = puzzle.vote_of(request.user)
     then = _then(request)
     if then:  # sent here by another page (the review session): back there, actions keep it
         suffix = "?" + urlencode({"then": then})
@@ -401,6 +404,31 @@ def attempt_solution(request: HttpRequest, attempt: Attempt, player: Player) -> 
 @_action
 def attempt_retry(request: HttpRequest, attempt: Attempt, player: Player) -> Attempt:
     return attempt.retry(player)
+
+
+@never_cache
+@require_POST
+def attempt_vote(request: HttpRequest, pk: int) -> HttpResponse:
+    """An account liked (``liked=1``) or did not like (``liked=0``) the puzzle of its finished
+    attempt: the vote form again (htmx), or back to the puzzle."""
+    player = Player.of(request)
+    if not player.is_account:
+        return HttpResponse(_("Log in to vote on puzzles."), status=403)
+    attempt = _owned_or_404(request, pk)
+    liked = request.POST.get("liked", "")
+    if liked not in ("0", "1"):
+        return HttpResponse(_("Say 1 (liked) or 0 (not liked)."), status=400)
+    if not attempt.is_finished:
+        return HttpResponse(_("Finish the puzzle before you vote on it."), status=400)
+    attempt.puzzle.vote(request.user, liked == "1")
+    if not request.htmx:
+        return _back(attempt, _then(request))
+    context = {
+        "vote_url": reverse("puzzles:attempt_vote", args=[pk]),
+        "vote": liked == "1",
+        "voted": True,
+    }
+    return render(request, "puzzles/trainer.html#vote", context)
 
 
 # -- the daily puzzle ------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from dama_learn.celery import app as celery_app
-from puzzles import daily
-from puzzles.models import Attempt, DailyPuzzle
+from puzzles import daily, engine
+from puzzles.models import Attempt, DailyPuzzle, Puzzle, PuzzleVote
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import make_puzzle
 
@@ -226,3 +226,82 @@ def test_the_puzzle_page_reads_the_daily_and_exam_facts_with_its_puzzle(client, 
     with mock.patch("django.utils.timezone.localdate", return_value=tomorrow):
         response = client.get(f"/puzzles/czech/{row.puzzle_id}/")
     assert response.status_code == 302 and response["Location"] == "/daily/czech/"
+
+
+# -- chosen from the best rated: the quality estimate, then players' votes (issue 17) -------------
+
+
+def test_the_daily_puzzle_is_chosen_among_the_best_rated(pool, monkeypatch):
+    monkeypatch.setattr(daily, "DAILY_POOL", 2)
+    best = {pool[1].pk, pool[3].pk}
+    Puzzle.objects.filter(pk__in=best).update(quality=60)
+    start = date(2033, 3, 1)
+    picks = [daily.daily_puzzle("czech", start + timedelta(days=n)).puzzle_id for n in range(6)]
+    assert set(picks) == best  # only the two best, and both (no repeat while another is there)
+    assert set(picks[:2]) == best
+
+
+def test_likes_lift_a_puzzle_and_dislikes_drop_it(pool, django_user_model):
+    users = [django_user_model.objects.create_user(f"voter{n}") for n in range(4)]
+    liked, disliked = pool[4], pool[0]
+    Puzzle.objects.filter(pk=disliked.pk).update(quality=10)
+    assert daily.best_rated("czech").first() == disliked  # the estimate alone
+    for user in users:
+        liked.vote(user, True)
+        disliked.vote(user, False)
+    order = list(daily.best_rated("czech").values_list("pk", flat=True))
+    assert order[0] == liked.pk and order[-1] == disliked.pk
+    liked.refresh_from_db()
+    assert (liked.likes, liked.dislikes) == (4, 0)
+
+
+def test_a_puzzle_is_rated_by_its_motifs_when_saved():
+    plain = make_puzzle("czech_capture", motifs=["capture:1"])
+    assert plain.quality == 0
+    plain.goal, plain.horizon = "gain:1", 3
+    plain.motifs = ["sacrifice:1", "capture:2", "shot", "coup_de_dame"]
+    plain.save()
+    plain.refresh_from_db()
+    assert plain.quality == engine.quality("gain:1", 3, plain.motifs) > 50
+
+
+def test_an_account_votes_once_on_a_finished_puzzle_and_may_change_its_mind(client, student, pool):
+    client.login(username=student.username, password=PASSWORD)
+    html = client.get("/daily/czech/").content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    url = f"/puzzles/attempt/{attempt}/vote"
+    assert 'data-testid="vote"' not in html  # not before the puzzle is finished
+    too_soon = client.post(url, {"liked": "1"}, **HX)
+    assert too_soon.status_code == 400 and "Finish the puzzle" in too_soon.content.decode()
+    solved = solve_today(client).content.decode()
+    assert 'data-testid="vote"' in solved and "Did you like this puzzle?" in solved
+    puzzle = Attempt.objects.get(pk=attempt).puzzle
+    response = client.post(url, {"liked": "1"}, **HX)
+    assert response.status_code == 200 and 'aria-pressed="true" data-testid="vote-up"' in (
+        response.content.decode()
+    )
+    client.post(url, {"liked": "1"}, **HX)  # the same vote again changes nothing
+    puzzle.refresh_from_db()
+    assert (puzzle.likes, puzzle.dislikes) == (1, 0)
+    client.post(url, {"liked": "0"}, **HX)
+    puzzle.refresh_from_db()
+    assert (puzzle.likes, puzzle.dislikes) == (0, 1)
+    assert PuzzleVote.objects.filter(puzzle=puzzle).count() == 1
+    # without JavaScript: back to the puzzle
+    assert client.post(url, {"liked": "1"}).status_code == 302
+    for bad in ({"liked": "yes"}, {}, {"liked": "²"}):
+        response = client.post(url, bad, **HX)
+        assert response.status_code == 400 and "Say 1" in response.content.decode()
+
+
+def test_a_visitor_or_another_account_cannot_vote(client, student, teacher, pool):
+    html = client.get("/daily/czech/").content.decode()
+    attempt = int(re.search(r'data-attempt="(\d+)"', html).group(1))
+    solved = solve_today(client).content.decode()
+    assert 'data-testid="vote"' not in solved  # a visitor is not asked
+    url = f"/puzzles/attempt/{attempt}/vote"
+    assert client.post(url, {"liked": "1"}, **HX).status_code == 403
+    other = type(client)()
+    other.login(username=teacher.username, password=PASSWORD)
+    assert other.post(url, {"liked": "1"}, **HX).status_code == 404  # not its attempt
+    assert not PuzzleVote.objects.exists()
