@@ -24,6 +24,7 @@ from dama.mine import (
     play_game,
     puzzle_pdn,
     puzzles_pdn,
+    quality,
     rule_motifs,
 )
 from dama.pdn import read_tags
@@ -227,6 +228,26 @@ def test_corpus_has_a_spread_of_difficulty_and_rule_lessons(variant: str) -> Non
     for motif, least in RULE_LESSONS[variant].items():
         found = sum(motif in m for m in capture_motifs)
         assert found >= least, f"{variant}: {found} capture puzzles tagged {motif}"
+
+
+#: puzzles the daily puzzle's choice needs in each variant's shipped corpus: a year without repeat
+DAILY_YEAR = 365
+
+
+@pytest.mark.parametrize("variant", sorted(RULE_LESSONS))
+def test_corpus_holds_a_year_of_daily_puzzles_rated_above_the_forced_captures(variant: str) -> None:
+    """The daily puzzle is chosen among the best rated (``puzzles.daily.best_rated``: the
+    quality estimate until players vote): the corpus has a year of them, none a mere forced
+    capture, each with its proof shipped."""
+    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
+    rated = sorted(
+        tags,
+        key=lambda t: -quality(t["Goal"], int(t["Horizon"]), t.get("Motifs", "").split()),
+    )
+    year = rated[:DAILY_YEAR]
+    assert len(year) == DAILY_YEAR
+    assert all(t["Goal"] != "capture" and "Proof" in t for t in year)
+    assert all(quality(t["Goal"], int(t["Horizon"]), t["Motifs"].split()) > 0 for t in year)
 
 
 def test_puzzle_pdn_has_the_tags() -> None:
