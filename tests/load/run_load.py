@@ -14,7 +14,8 @@ cores yields to the server it measures), stops everything and prints requests pe
 report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
 
 LOAD_MIX=play adds LOAD_PLAYERS (30) students playing the computer at level 8 to the class's
-traffic, with a worker of its own for the ``play`` queue at nice 10 (LOAD_PLAY_NICE).
+traffic, with a worker of its own for the ``play`` queue at nice 10 (LOAD_PLAY_NICE), or under
+the SCHED_IDLE policy with LOAD_PLAY_SCHED=idle.
 
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
@@ -143,9 +144,16 @@ class Stack:
             # the computer's moves (queue "play") on a worker of their own, one process per core
             # (LOAD_PLAY_CONCURRENCY) at nice 10 (LOAD_PLAY_NICE): the searches take the CPU the
             # web requests leave
+            # (LOAD_PLAY_SCHED=idle: the Linux SCHED_IDLE policy instead, by chrt, under which a
+            # search gives way the moment a web process wakes up)
+            low = (
+                ["chrt", "--idle", "0"]
+                if os.environ.get("LOAD_PLAY_SCHED") == "idle"
+                else ["nice", "-n", str(env_int("LOAD_PLAY_NICE", 10))]
+            )
             self._start(
                 "play worker",
-                ["nice", "-n", str(env_int("LOAD_PLAY_NICE", 10)), PY, "-m", "celery", "-A",
+                [*low, PY, "-m", "celery", "-A",
                  "dama_learn", "worker", "-Q", "play", "--concurrency",
                  str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
                  "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
