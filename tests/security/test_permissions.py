@@ -76,6 +76,8 @@ MATRIX = [
     ("puzzles:attempt_hint", "post", lambda w: {"pk": w.attempt}, {}, OWNER),
     ("puzzles:attempt_solution", "post", lambda w: {"pk": w.attempt}, {}, OWNER),
     ("puzzles:attempt_retry", "post", lambda w: {"pk": w.attempt}, {}, {**OWNER, "student": 302}),
+    # a vote needs an account (403), the account's own attempt (404), finished (400 before)
+    ("puzzles:attempt_vote", "post", lambda w: {"pk": w.attempt}, {"liked": "1"}, {**OWNER, "anonymous": 403, "student": 400}),
     ("puzzles:trainer", "get", lambda w: {"variant": "czech"}, None, REDIRECT),
     ("puzzles:dashboard", "get", lambda w: {"variant": "czech"}, None, ALL),
     ("puzzles:solve", "get", lambda w: {"variant": "czech", "pk": w.puzzle.pk}, None, ALL),
