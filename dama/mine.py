@@ -310,19 +310,18 @@ def quality(goal: str, horizon: int | None, motifs: Sequence[str]) -> int:
     >>> quality("gain:2", 3, ["sacrifice:2", "capture:3", "shot", "coup_philippe"])
     75
     """
-    names = {m.split(":")[0] for m in motifs}
-    counts = {
-        m.split(":")[0]: int(m.split(":")[1])
-        for m in motifs
-        if m.count(":") == 1 and m.split(":")[1].isdecimal()
-    }
+    parts = [m.partition(":") for m in motifs]
+    names = {name for name, _, _ in parts}
+    sacrificed = max(
+        (int(n) for name, _, n in parts if name == "sacrifice" and n.isdecimal()), default=0
+    )
     shots = {s.name for s in SHOTS} & names
     q = 0
     if shots - COMMON_SHOTS:
         q += 40
     elif shots:
         q += 15
-    q += 10 * min(3, counts.get("sacrifice", 0))
+    q += 10 * min(3, sacrificed)
     q += 5 * min(4, max(0, (horizon or 1) - 1))
     q += 5 * ("shot" in names) + 5 * ("king_shot" in names)
     if goal == "win":
