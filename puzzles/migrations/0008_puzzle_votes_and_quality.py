@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def estimate_quality(apps, schema_editor):
     """The quality estimate of the puzzles already there (new ones get it when saved)."""
-    from dama.mine import quality
+    from puzzles.engine import quality
 
     Puzzle = apps.get_model("puzzles", "Puzzle")
     batch = []
