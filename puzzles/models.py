@@ -386,7 +386,8 @@ class Puzzle(models.Model):
 
     def vote(self, user, liked: bool) -> None:
         """``user`` liked (or did not like) this puzzle: one vote an account, which it may
-        change; the counts the daily puzzle's choice reads follow in the same transaction."""
+        change; the counts the daily puzzle's choice reads follow in the same transaction (in
+        the database only: this instance may be the one the process keeps for every request)."""
         with transaction.atomic():
             old = PuzzleVote.objects.select_for_update().filter(puzzle=self, user=user).first()
             if old is not None and old.liked == liked:
@@ -400,7 +401,6 @@ class Puzzle(models.Model):
             if old is not None:
                 change[lost] = F(lost) - 1
             Puzzle.objects.filter(pk=self.pk).update(**change)
-        self.refresh_from_db(fields=["likes", "dislikes"])
 
     def vote_of(self, user) -> bool | None:
         """Whether ``user`` liked this puzzle (None: no vote)."""
