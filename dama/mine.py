@@ -212,6 +212,35 @@ def rule_motifs(b: Board, m: Move) -> set[str]:
     return out
 
 
+def turkish_setup(b: Board) -> bool:
+    """Whether the side to move has a move after which a capture of the opponent is cut short by
+    the Turkish rule (the pieces it jumps stay on the board until the capture ends): the position
+    where a coup turc or a coup suisse can start. A cheap look, one ply and the replies, that
+    mining for those rare shots uses to choose the positions worth proving.
+
+    >>> turkish_setup(Board("international", "B:W35,38,39,40,K41,47,48,49,50:B1,2,4,13,15,24,25,31,36"))
+    True
+    >>> turkish_setup(Board("czech"))
+    False
+    """
+    b = b.copy(stack=False)
+    for m in b.legal_moves:
+        b.push(m)
+        try:
+            if any(r.captured and "turkish_strike" in rule_motifs(b, r) for r in b.legal_moves):
+                return True
+        finally:
+            b.pop()
+    return False
+
+
+#: cheap looks at a position for where a rare shot can start (see :func:`mine`'s ``focus``)
+SHOT_SETUPS: dict[str, Callable[[Board], bool]] = {
+    "coup_turc": turkish_setup,
+    "coup_suisse": turkish_setup,
+}
+
+
 def motif_sacrifices(line: SolutionLine) -> int:
     """Solver moves answered by a defender capture (material offered)."""
     mv = line.moves
@@ -293,7 +322,7 @@ def motifs(line: SolutionLine) -> tuple[str, ...]:
             tags.append(f"{name}:{val}")
     tags.extend(sorted(motif_rules(line)))
     tags.extend(named_shots(Line.from_moves(line.board, line.moves, rule_motifs)))
-    return tuple(tags)
+    return tuple(dict.fromkeys(tags))  # a motif that is also a shot's name once
 
 
 #: named shots common enough in games to count less in :func:`quality` than the classical coups
@@ -607,6 +636,11 @@ def play_game(
 VARIED = 4
 
 
+#: tempting other moves examined in each position of a natural game mined for the corpus and by
+#: the workers (see :func:`tempting_moves`)
+SIDELINES = 4
+
+
 def varied_label(varied: int) -> str:
     """The part of a mined puzzle's source naming its games' random opening plies (none for the
     two of the first corpus).
@@ -662,6 +696,30 @@ def engine_game(
             r = best_move(b, level, seed=rng.randrange(1 << 30))
         b.push(r.move)
     return out
+
+
+def tempting_moves(
+    c: Core, pos: Position, played: Position | None, limit: int, rng: random.Random
+) -> list[tuple[RawMove, Position]]:
+    """Up to ``limit`` moves of the side to move in ``pos``, other than the one that led to
+    ``played``, that give nothing away at a glance (after them the opponent's pending captures
+    win no material), with the positions they lead to, in random order.
+
+    These are the mistakes a player could make in a game's position: a move that looks safe and
+    allows a shot is the classical puzzle (the opponent's last move allowed it). Mining them as
+    well as the moves the engine played finds several times more puzzles per game played.
+    """
+    w, b, k, t = pos
+    base = _balance(pos)
+    out = []
+    for m in c.moves(w, b, k, t):
+        after = (*c.make(w, b, k, t, m), not t)
+        if after == played:
+            continue
+        if material_search(c, *after, 0) + base <= 0:
+            out.append((m, after))
+    rng.shuffle(out)
+    return out[:limit]
 
 
 def _move_of(b: Board, m: RawMove) -> Move:
@@ -770,6 +828,8 @@ def mine(
     first_game: int = 1,
     skip: Callable[[str, str], bool] | None = None,
     varied: int = 2,
+    sidelines: int = 0,
+    focus: Callable[[Board], bool] | None = None,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
     ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
@@ -778,8 +838,12 @@ def mine(
     ``varied`` random opening plies), games ``first_game`` to ``first_game + max_games - 1`` of
     ``seed``, and a ``gain`` puzzle is
     kept only when the opponent's last move allowed it (:func:`was_allowed`); PDN ``positions``
-    are held to the same rule when ``natural`` is set. ``skip(fen, goal)`` is True for a puzzle
-    already known (mining is resumable: known puzzles are not yielded again).
+    are held to the same rule when ``natural`` is set. ``sidelines``: in each position of a
+    natural game, also up to that many other moves the side to move could have played
+    (:func:`tempting_moves`) are examined for a shot they allow; such a puzzle's source names the
+    move (``... ply 12 after 32-28``). ``skip(fen, goal)`` is True for a puzzle already known
+    (mining is resumable: known puzzles are not yielded again). ``focus(board)``: only the
+    positions it accepts are examined (e.g. :data:`SHOT_SETUPS`, for a rare shot).
 
     ``progress(games, found, per_kind)`` is called after each game. Positions are never repeated.
     """
@@ -802,10 +866,13 @@ def mine(
 
     c = core(v)
 
-    def stream() -> Iterator[tuple[str, Position, bool]]:
+    def stream() -> Iterator[tuple[str, Position, bool, Position | None]]:
         if positions is not None:
+            prev: tuple[str, Position] | None = None
             for label, pos in positions:
-                yield (label, pos, False)
+                game_label = label.rsplit(" ply ", 1)[0]
+                yield (label, pos, False, prev[1] if prev and prev[0] == game_label else None)
+                prev = (game_label, pos)
             return
         for gno in range(first_game, first_game + max_games):
             if natural:
@@ -818,17 +885,24 @@ def mine(
             for ply, p in enumerate(game):
                 # the winner to move in the last moves of a decided game: a win puzzle candidate
                 near_end = won and len(game) - ply <= 9 and (len(game) - ply) % 2 == 0
-                yield (f"{source} game {gno} ply {ply}", p, near_end)
+                yield (
+                    f"{source} game {gno} ply {ply}",
+                    p,
+                    near_end,
+                    game[ply - 1] if ply else None,
+                )
+                if sidelines and natural and ply + 1 < len(game):
+                    b = _board_at(v, p)
+                    side_rng = random.Random(seed * 1_000_003 + gno + ply)
+                    for m, q in tempting_moves(c, p, game[ply + 1], sidelines, side_rng):
+                        route = _move_of(b, m).route_str()
+                        yield (f"{source} game {gno} ply {ply + 1} after {route}", q, False, p)
             if progress is not None:
                 progress(gno, found, dict(got))
 
-    prev: tuple[str, Position] | None = None
-    for label, p, near_end in stream():
+    for label, p, near_end, before in stream():
         if found >= count:
             return
-        game_label = label.rsplit(" ply ", 1)[0]
-        before = prev[1] if prev is not None and prev[0] == game_label else None
-        prev = (game_label, p)
         if p in seen:
             continue
         seen.add(p)
@@ -847,7 +921,10 @@ def mine(
                 open_kinds = [kk for kk in open_kinds if kk != "gain"]
                 if not open_kinds:
                     continue
-        for pz in examine(_board_at(v, p), open_kinds, label, limits, look_ahead, near_end):
+        board = _board_at(v, p)
+        if focus is not None and not focus(board):
+            continue
+        for pz in examine(board, open_kinds, label, limits, look_ahead, near_end):
             kind = pz.goal.split(":")[0]
             if got.get(kind, 0) >= quota.get(kind, 0):
                 continue

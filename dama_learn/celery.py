@@ -59,6 +59,24 @@ class Heartbeat(bootsteps.StartStopStep):
 
 app.steps["worker"].add(Heartbeat)
 
+#: the queues a worker of this site serves (settings: CELERY_TASK_ROUTES)
+QUEUES = ("default", "deep", "verify", "play")
+
+
+def declare_queues(names: tuple[str, ...] = QUEUES) -> None:
+    """Declare the task queues on the broker before a worker and the web start.
+
+    With the database broker (kombu's SQLAlchemy transport, the SQLite file of `make run`) a
+    queue is a table row that the first worker to consume and the first request to publish would
+    otherwise both insert at the same moment: the second insert fails on the unique name.
+    Declaring an existing queue again changes nothing.
+    """
+    with app.connection_for_write() as conn:
+        channel = conn.default_channel
+        for name in names:
+            app.amqp.queues[name].bind(channel).declare()
+
+
 # Periodic jobs: `celery -A dama_learn beat` (one per site; `make run` embeds it in its worker).
 # The sweeper re-enqueues puzzle proofs that were lost (pending or silent for too long); the other
 # re-verifies puzzles proven by an older engine version.

@@ -268,7 +268,7 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
         goal=goal,
         horizon=horizon,
         solution=tags.get("Solution", "").split(),
-        motifs=tags.get("Motifs", "").split(),
+        motifs=list(dict.fromkeys(tags.get("Motifs", "").split())),
         difficulty=difficulty,
         source=tags.get("Source", ""),
         title=tags.get("Title", ""),
@@ -308,6 +308,8 @@ def write_puzzles(puzzles: Iterable[PuzzleData]) -> str:
 
 #: random safe opening plies of the engine games mined (:func:`dama.mine.engine_game`)
 MINING_VARIED = dama.mine.VARIED
+#: tempting other moves examined in each position of those games (:func:`dama.mine.tempting_moves`)
+MINING_SIDELINES = dama.mine.SIDELINES
 #: a puzzle's worth as the daily puzzle, estimated from its goal, horizon and motifs
 quality = dama.mine.quality
 varied_label = dama.mine.varied_label
@@ -328,15 +330,26 @@ def mine(
     skip: Callable[[str, str], bool] | None = None,
     part: tuple[int, int] = (0, 1),
     varied: int = MINING_VARIED,
+    sidelines: int = MINING_SIDELINES,
+    shots: Iterable[str] = (),
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
-    each game. ``natural``: games of the engine at ``level`` (``varied`` random opening plies:
-    see :func:`dama.mine.mine`), and a
+    each game. ``natural``: games of the engine at ``level`` (``varied`` random opening plies,
+    ``sidelines`` tempting other moves examined in each position: see :func:`dama.mine.mine`), and a
     gain kept only when the opponent's last move allowed it; a position for which
     ``skip(fen, goal)`` says so is passed over (already known: mining is resumable). ``part``
-    ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0)."""
+    ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0). ``shots``:
+    when every one of these named shots has a cheap look for where it can start
+    (:data:`dama.mine.SHOT_SETUPS`), only the positions where one of them can are proven."""
     get_variant(variant)
+    setups = [dama.mine.SHOT_SETUPS.get(name) for name in shots]
+    focus = None
+    if setups and all(setups):
+
+        def focus(board: dama.Board) -> bool:
+            return any(look(board) for look in dict.fromkeys(setups))
+
     positions = dama.mine.pdn_positions(pdn_text, variant, part) if pdn_text is not None else None
     for p in dama.mine.mine(
         variant,
@@ -351,6 +364,8 @@ def mine(
         max_games=max_games,
         skip=skip,
         varied=varied,
+        sidelines=sidelines,
+        focus=focus,
     ):
         yield _mined_data(p)
 
@@ -407,10 +422,13 @@ def piece_count(variant: str, fen: str) -> int:
     return (board.white | board.black).bit_count()
 
 
-def shot_names() -> frozenset[str]:
-    """The named shots the engine recognises (the motifs that name a combination)."""
+def shot_names(variant: str | None = None) -> frozenset[str]:
+    """The named shots the engine recognises (the motifs that name a combination), or those the
+    literature of ``variant`` names."""
     import dama.shots
 
+    if variant is not None:
+        return frozenset(dama.shots.shot_names(variant))
     return frozenset(shot.name for shot in dama.shots.SHOTS)
 
 

@@ -268,3 +268,16 @@ def test_read_tags_splits_entries_without_event_tags() -> None:
     tags = read_tags(text)
     assert [t["FEN"] for t in tags] == ["W:W21:B5", "W:W22:B6", "W:W23:B7"]
     assert tags[2]["Goal"] == "win"
+
+
+def test_a_motif_that_is_also_a_shots_name_is_listed_once() -> None:
+    # 17-13! 32x23x9 13x6 1x10 5-1: the breakthrough is both a motif and a named shot
+    sl = line(
+        "brazilian",
+        "W:W5,14,17,21,27,30:B1,15,16,20,K32",
+        ["17-13", "32x23x9", "13x6", "1x10", "5-1"],
+        "gain:2",
+    )
+    tags = motifs(sl)
+    assert tags.count("breakthrough") == 1
+    assert len(tags) == len(set(tags))

@@ -3,18 +3,23 @@ the puzzle, resumable mining. FEN in, act, assert."""
 
 from __future__ import annotations
 
+import random
+
 from dama import Board
 from dama._core import core
 from dama.mine import (
     _board_at,
+    _move_of,
     engine_game,
     examine,
     is_dual_free,
     main_line_duals,
     mine,
+    tempting_moves,
+    turkish_setup,
     was_allowed,
 )
-from dama.solve import Limits, solve
+from dama.solve import Limits, material_search, solve
 from dama.variants import find_variant
 
 #: Black's 22-28 30x19 28x37x46 19x28 46x23 wins three, but after 19x28 the new king may end its
@@ -108,3 +113,56 @@ def test_natural_mining_keeps_an_allowed_gain_and_skips_known_puzzles() -> None:
     assert list(again) == []
     # without the move before it, nothing says the opponent allowed it: not natural
     assert list(mine("czech", 1, mix={"gain": 1.0}, positions=game[1:], natural=True)) == []
+
+
+def test_tempting_moves_give_nothing_away_at_a_glance_and_leave_out_the_move_played() -> None:
+    v = find_variant("czech")
+    cc = core(v)
+    # Black to move: 13-17 offers a man that 22x13 wins; the other moves give nothing away
+    b = Board("czech", "B:W22,30:B1,9,13")
+    every = tempting_moves(cc, b.key(), None, 99, random.Random(1))
+    texts = set()
+    for m, q in every:
+        assert q == (*cc.make(*b.key(), m), not b.turn)
+        texts.add(str(_move_of(b, m)))
+        assert material_search(cc, *q, 0) + 1 <= 0  # White's captures win nothing back
+    assert texts == {"1-5", "1-6", "9-14"}
+    # the move the game played is never among them, and at most ``limit`` come back
+    played = every[0][1]
+    assert played not in {q for _, q in tempting_moves(cc, b.key(), played, 99, random.Random(1))}
+    assert len(tempting_moves(cc, b.key(), None, 2, random.Random(1))) == 2
+
+
+def test_mining_the_sidelines_finds_more_and_names_the_move_that_allowed_each_puzzle() -> None:
+    kw = {"natural": True, "level": 4, "nodes": 1_500, "varied": 4, "max_games": 3}
+    plain = list(mine("czech", 100, 5, **kw))
+    side = list(mine("czech", 100, 5, sidelines=4, **kw))
+    assert len(side) > len(plain)
+    after = [p for p in side if " after " in p.source]
+    assert after
+    for p in after:
+        # "... seed 5 game G ply P after ROUTE": ROUTE from the game's position before ply P
+        head, route = p.source.split(" after ")
+        game_no, ply = (int(x) for x in head.split(" game ")[1].split(" ply "))
+        game = engine_game("czech", 5 * 1_000_003 + game_no, 4, 160, 1_500, 4)
+        b = _board_at(find_variant("czech"), game[ply - 1])
+        b.push(b.parse_move(route))
+        assert b.key() != game[ply]  # not the move the game went on with
+        assert Board("czech", p.fen).key() == b.key()
+
+
+def test_a_focus_keeps_mining_to_the_positions_it_accepts() -> None:
+    before = Board("czech", "B:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,10,12,15").key()
+    game = [("game 1 ply 20", before), ("game 1 ply 21", Board(*CLEAN).key())]
+    seen: list[str] = []
+
+    def nowhere(board: Board) -> bool:
+        seen.append(board.fen())
+        return False
+
+    assert list(mine("czech", 1, mix={"gain": 1.0}, positions=game, focus=nowhere)) == []
+    assert Board(*CLEAN).fen() in seen
+    # 22-17! starts no Turkish strike: the look for the coup turc passes this position over
+    assert not turkish_setup(Board(*CLEAN))
+    assert list(mine("czech", 1, mix={"gain": 1.0}, positions=game, focus=turkish_setup)) == []
+    assert len(list(mine("czech", 1, mix={"gain": 1.0}, positions=game))) == 1

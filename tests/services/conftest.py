@@ -133,6 +133,9 @@ class Worker:
         self.broker = broker
         self.log_path = log
         self._log = open(log, "w")  # noqa: SIM115 - closed in stop()
+        from dama_learn.celery import declare_queues
+
+        declare_queues()  # before the worker: it and this process never create one at once
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", queues,
              "-n", self.hostname, "--concurrency", "1", "--loglevel", "INFO",

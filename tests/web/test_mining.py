@@ -129,6 +129,41 @@ def test_the_corpus_command_mines_to_its_target_and_resumes_where_it_stopped(tmp
     assert "already holds 3 puzzles" in done.getvalue()
 
 
+@pytest.mark.django_db
+def test_the_corpus_command_mines_for_the_named_shots_the_file_lacks(tmp_path) -> None:
+    from puzzles.management.commands.mine_puzzles_corpus import shot_counts
+
+    out = tmp_path / "brazilian.pdn"
+    args = ["mine_puzzles_corpus", "--variant", "brazilian", "--seed", "3", "--out", str(out)]
+    call_command(*args, "--shots", "1", "--seconds", "8", stdout=StringIO())
+    text = out.read_text(encoding="utf-8")
+    entries = list(engine.read_puzzles(text, "brazilian"))
+    assert entries
+    names = engine.shot_names("brazilian")
+    held: set[str] = set()
+    for e in entries:
+        # each puzzle appended shows a shot the file did not hold yet
+        shown = set(e.motifs) & names
+        assert shown - held, e.motifs
+        held |= shown
+    counts = shot_counts(text, "brazilian")
+    assert set(counts) == names and sum(counts.values()) >= len(entries)
+    assert {m for m, c in counts.items() if c} == held
+
+
+@pytest.mark.django_db
+def test_the_corpus_command_names_the_shots_when_asked_for_one_it_does_not_know(tmp_path) -> None:
+    from django.core.management.base import CommandError
+
+    out = tmp_path / "czech.pdn"
+    with pytest.raises(CommandError, match="no shot named coup_royal in czech: breakthrough"):
+        call_command(
+            "mine_puzzles_corpus", "--variant", "czech", "--shots", "5",
+            "--shot", "coup_royal", "--out", str(out),
+        )  # fmt: skip
+    assert not out.exists()
+
+
 def test_the_deep_share_lets_a_short_puzzle_in_only_beside_enough_deep_ones() -> None:
     from puzzles.management.commands.mine_puzzles_corpus import SLACK, short_allowed
 

@@ -76,7 +76,7 @@ def worker_ready(app, broker_url: str, hostname: str) -> bool:
 @pytest.fixture
 def celery_worker_process(transactional_db, broker, tmp_path):
     """Start `celery -A dama_learn worker` as a subprocess on the test database; stop it after."""
-    from dama_learn.celery import app
+    from dama_learn.celery import app, declare_queues
 
     hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
     env = {
@@ -86,6 +86,9 @@ def celery_worker_process(transactional_db, broker, tmp_path):
         "CELERY_BROKER_URL": broker,
         "PYTHONUNBUFFERED": "1",
     }
+    # as rundev does: on the SQLite broker the worker and this process would otherwise both
+    # create a queue's row when the request publishes while the worker starts consuming
+    declare_queues()
     log_path = tmp_path / "worker.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed in teardown
     proc = subprocess.Popen(

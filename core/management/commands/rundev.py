@@ -6,8 +6,9 @@
 live lessons' WebSockets (``dama_learn/asgi.py``) in one process, with the in-memory channel layer
 unless REDIS_URL is set, and reloads on code changes as Django's does.
 
-The worker consumes every queue (default, deep, verify) with the broker from settings (a SQLite
-file unless REDIS_URL or CELERY_BROKER_URL is set) and runs the periodic jobs (embedded beat).
+The worker consumes every queue (default, deep, verify, play) with the broker from settings (a
+SQLite file unless REDIS_URL or CELERY_BROKER_URL is set) and runs the periodic jobs (embedded
+beat). The queues are declared before either process starts (``declare_queues``).
 When either process exits, the other is stopped too.
 
 Stopping: Ctrl-C, SIGTERM (what ``make`` sends its command when it is killed, as a supervisor
@@ -32,6 +33,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from core.demo import DEMO_ACCOUNTS
+from dama_learn.celery import QUEUES, declare_queues
 
 #: seconds the site and the worker have to stop after the request before their groups are killed
 STOP_SECONDS = 5.0
@@ -90,11 +92,12 @@ class Command(BaseCommand):
             signum: signal.signal(signum, _raise_stop) for signum in (signal.SIGTERM, signal.SIGHUP)
         }
         children: list[subprocess.Popen] = []
+        declare_queues()
         try:
             worker = subprocess.Popen(
                 [
                     sys.executable, "-m", "celery", "-A", "dama_learn", "worker",
-                    "-Q", "default,deep,verify,play", "--loglevel", "INFO",
+                    "-Q", ",".join(QUEUES), "--loglevel", "INFO",
                     "--concurrency", str(concurrency), "-n", "dev@%h",
                     "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
                 ],

@@ -10,7 +10,11 @@ mined again, and the run goes on from the game after the last one of this seed f
 interrupted run resumes where it stopped. ``--deep-share`` keeps the file's share of puzzles of
 3 or more solver moves at that share or above as it grows: a shorter puzzle is appended only while
 the file's short ones stay within that proportion of its deep ones (plus :data:`SLACK`), so the
-time goes into finding deep ones and the file is balanced whenever the run stops. ``--requalify`` proves the puzzles of another PDN file
+time goes into finding deep ones and the file is balanced whenever the run stops. ``--shots N``
+appends only puzzles that show a named shot of the variant the file holds fewer than ``N``
+puzzles of (whatever the target), and stops when every shot has ``N``; ``--shot NAME`` (again for
+more) wants only those shots, and when each has a cheap look for where it can start
+(``dama.mine.SHOT_SETUPS``: the Turkish strike's) only such positions are proven. ``--requalify`` proves the puzzles of another PDN file
 again by today's rules (unique, no dual on the main line), names their shots and appends those that
 pass.
 """
@@ -66,6 +70,16 @@ def short_allowed(horizons: Iterable[int], share: float) -> bool:
     return short + 1 <= deep * (1 - share) / share + SLACK
 
 
+def shot_counts(text: str, variant: str) -> dict[str, int]:
+    """How many puzzles of a PDN text show each named shot of ``variant``."""
+    counts = dict.fromkeys(sorted(engine.shot_names(variant)), 0)
+    for entry in engine.read_puzzles(text, variant):
+        if not isinstance(entry, Exception):
+            for m in set(entry.motifs) & counts.keys():
+                counts[m] += 1
+    return counts
+
+
 def last_game(text: str, variant: str, level: int, seed: int, varied: int = 2) -> int:
     """The highest game number of this seed, level and opening variety among the sources of a
     PDN text."""
@@ -91,10 +105,30 @@ class Command(BaseCommand):
             help="random safe plies after the balanced opening (2 gave the first corpus)",
         )
         parser.add_argument(
+            "--sidelines",
+            type=int,
+            default=engine.MINING_SIDELINES,
+            help="tempting other moves examined in each position of a game (0: the games' own)",
+        )
+        parser.add_argument(
             "--deep-share",
             type=float,
             default=0.3,
             help=f"keep at least this share of puzzles of {DEEP}+ solver moves (0: any)",
+        )
+        parser.add_argument(
+            "--shots",
+            type=int,
+            default=0,
+            metavar="N",
+            help="append only puzzles of named shots the file holds fewer than N of",
+        )
+        parser.add_argument(
+            "--shot",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="with --shots: only this named shot (again for more)",
         )
         parser.add_argument("--out", metavar="FILE", help="default: fixtures/puzzles/<variant>.pdn")
         parser.add_argument("--requalify", metavar="FILE", help="re-prove and keep these instead")
@@ -109,7 +143,10 @@ class Command(BaseCommand):
         nodes,
         seconds,
         varied,
+        sidelines,
         deep_share,
+        shots,
+        shot,
         out,
         requalify,
         **o,
@@ -129,6 +166,16 @@ class Command(BaseCommand):
             return
         start = last_game(text, variant, level, seed, varied) + 1
         held = len(known)
+        wanted = {}
+        if shots:
+            counts = shot_counts(text, variant)
+            unknown = sorted(set(shot) - counts.keys())
+            if unknown:
+                raise CommandError(
+                    f"no shot named {', '.join(unknown)} in {variant}: {', '.join(counts)}"
+                )
+            wanted = {k: c for k, c in counts.items() if c < shots and (not shot or k in shot)}
+            target = held + sum(shots - c for c in wanted.values())
         if held >= target:
             self.stdout.write(f"{path} already holds {held} puzzles")
             return
@@ -136,28 +183,38 @@ class Command(BaseCommand):
         for p in engine.mine(
             variant,
             # short ones passed over count among the mined: ask for all the deep share may need
-            round((target - held) / max(deep_share, 0.1)),
+            # (for rare shots, as many as it takes)
+            10**9 if shots else round((target - held) / max(deep_share, 0.1)),
             seed,
             natural=True,
             level=level,
             nodes=nodes,
             first_game=start,
             varied=varied,
+            sidelines=sidelines,
+            shots=wanted,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
             horizon = p.horizon or 0
             in_file = (h for h in known.values() if h >= 0)
-            if horizon < DEEP and not short_allowed(in_file, deep_share):
+            needed = [m for m in p.motifs if wanted.get(m, shots) < shots]
+            if shots and not needed:
+                known[(p.fen, p.goal)] = -1
+            elif not needed and horizon < DEEP and not short_allowed(in_file, deep_share):
                 passed += 1
                 known[(p.fen, p.goal)] = -1  # not mined again in this run, not in the file
             else:
                 known[(p.fen, p.goal)] = horizon
                 self._append(path, [p])
                 n += 1
+                for m in needed:
+                    wanted[m] += 1
                 self.stdout.write(
                     f"[{time.perf_counter() - t0:7.0f}s] {n} {p.goal} {p.horizon} "
                     + " ".join(p.motifs)
                 )
+            if shots and all(c >= shots for c in wanted.values()):
+                break
             if held + n >= target or seconds and time.perf_counter() - t0 > seconds:
                 break
         self.stdout.write(
