@@ -28,6 +28,7 @@ from dama.mine import (
     rule_motifs,
 )
 from dama.pdn import read_tags
+from dama.shots import shot_names
 from dama.solve import Limits, solve
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "puzzles"
@@ -199,6 +200,35 @@ def test_corpus_sample_is_proven_unique(variant: str) -> None:
         v = solve(board, t["Goal"], Limits(moves=int(t["Horizon"])))
         assert v.kind == "unique", t
         assert " ".join(v.solution) == t["Solution"]
+
+
+#: puzzles each variant's shipped corpus holds (issue 17), the share of them with 3 or more solver
+#: moves, and the puzzles of each named shot of international
+CORPUS_SIZE = 3000
+DEEP_SHARE = 0.30
+SHOT_PUZZLES = 20
+
+
+@pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
+def test_corpus_holds_its_size_with_a_deep_share_and_no_puzzle_twice(variant: str) -> None:
+    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
+    assert len(tags) >= CORPUS_SIZE
+    deep = sum(int(t["Horizon"]) >= 3 for t in tags)
+    assert deep >= DEEP_SHARE * len(tags), f"{variant}: {deep} of {len(tags)} with 3+ moves"
+    keys = {(Board(variant, t["FEN"]).fen(), t["Goal"]) for t in tags}
+    assert len(keys) == len(tags)
+    # the proofs are shipped: loading does not prove them again
+    assert all("Proof" in t for t in tags)
+
+
+def test_international_corpus_has_every_named_shot_often_enough_to_drill() -> None:
+    tags = read_tags((CORPUS / "international.pdn").read_text())
+    shown = {name: 0 for name in shot_names("international")}
+    for t in tags:
+        for m in set(t["Motifs"].split()) & shown.keys():
+            shown[m] += 1
+    assert len(shown) >= 10
+    assert {n: c for n, c in shown.items() if c < SHOT_PUZZLES} == {}
 
 
 #: capture puzzles that teach each variant's capture rules, and how many the corpus must hold

@@ -3,6 +3,7 @@ command, and mined puzzles loading with their shipped proofs (no proving again).
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -113,7 +114,9 @@ def test_the_spread_command_reports_pieces_moves_and_horizons(tmp_path) -> None:
 def test_the_corpus_command_mines_to_its_target_and_resumes_where_it_stopped(tmp_path) -> None:
     out = tmp_path / "brazilian.pdn"
     args = ["mine_puzzles_corpus", "--variant", "brazilian", "--seed", "3", "--out", str(out)]
-    call_command(*args, "--target", "2", "--deep-share", "0", stdout=StringIO())
+    said = StringIO()
+    call_command(*args, "--target", "2", "--deep-share", "0", stdout=said)
+    assert re.search(r"2 puzzles appended to .* \(\d+s of CPU, \d+ per CPU-hour;", said.getvalue())
     first = out.read_text(encoding="utf-8")
     assert first.count("[Event ") == 2 and first.count("[Proof ") == 2
     assert "engine brazilian level 4 varied 4 seed 3 game " in first

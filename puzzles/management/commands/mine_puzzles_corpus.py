@@ -154,7 +154,7 @@ class Command(BaseCommand):
         path = Path(out) if out else corpus_path(variant)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
         known = known_puzzles(text, variant)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         if requalify:
             try:
                 old = Path(requalify).read_text(encoding="utf-8")
@@ -217,9 +217,11 @@ class Command(BaseCommand):
                 break
             if held + n >= target or seconds and time.perf_counter() - t0 > seconds:
                 break
+        cpu = time.process_time() - c0
         self.stdout.write(
             f"{n} puzzles appended to {path} in {time.perf_counter() - t0:.0f}s"
-            f" ({passed} short ones passed over for the deep share)"
+            f" ({cpu:.0f}s of CPU, {3600 * n / max(cpu, 1e-9):.0f} per CPU-hour;"
+            f" {passed} short ones passed over for the deep share)"
         )
 
     @staticmethod
