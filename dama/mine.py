@@ -829,6 +829,7 @@ def mine(
     skip: Callable[[str, str], bool] | None = None,
     varied: int = 2,
     sidelines: int = 0,
+    sideline_plies: int = 1,
     focus: Callable[[Board], bool] | None = None,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
@@ -841,7 +842,9 @@ def mine(
     are held to the same rule when ``natural`` is set. ``sidelines``: in each position of a
     natural game, also up to that many other moves the side to move could have played
     (:func:`tempting_moves`) are examined for a shot they allow; such a puzzle's source names the
-    move (``... ply 12 after 32-28``). ``skip(fen, goal)`` is True for a puzzle already known
+    move (``... ply 12 after 32-28``); ``sideline_plies`` 2: and from each of those, as many
+    tempting replies (``... ply 13 after 32-28 19-23``: two plausible moves off the game, for the
+    rarest shots). ``skip(fen, goal)`` is True for a puzzle already known
     (mining is resumable: known puzzles are not yielded again). ``focus(board)``: only the
     positions it accepts are examined (e.g. :data:`SHOT_SETUPS`, for a rare shot).
 
@@ -897,6 +900,13 @@ def mine(
                     for m, q in tempting_moves(c, p, game[ply + 1], sidelines, side_rng):
                         route = _move_of(b, m).route_str()
                         yield (f"{source} game {gno} ply {ply + 1} after {route}", q, False, p)
+                        if sideline_plies < 2:
+                            continue
+                        b2 = _board_at(v, q)
+                        for m2, q2 in tempting_moves(c, q, None, sidelines, side_rng):
+                            route2 = _move_of(b2, m2).route_str()
+                            label = f"{source} game {gno} ply {ply + 2} after {route} {route2}"
+                            yield (label, q2, False, q)
             if progress is not None:
                 progress(gno, found, dict(got))
 

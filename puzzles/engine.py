@@ -331,12 +331,14 @@ def mine(
     part: tuple[int, int] = (0, 1),
     varied: int = MINING_VARIED,
     sidelines: int = MINING_SIDELINES,
+    sideline_plies: int = 1,
     shots: Iterable[str] = (),
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
     each game. ``natural``: games of the engine at ``level`` (``varied`` random opening plies,
-    ``sidelines`` tempting other moves examined in each position: see :func:`dama.mine.mine`), and a
+    ``sidelines`` tempting other moves examined in each position, ``sideline_plies`` deep: see
+    :func:`dama.mine.mine`), and a
     gain kept only when the opponent's last move allowed it; a position for which
     ``skip(fen, goal)`` says so is passed over (already known: mining is resumable). ``part``
     ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0). ``shots``:
@@ -365,6 +367,7 @@ def mine(
         skip=skip,
         varied=varied,
         sidelines=sidelines,
+        sideline_plies=sideline_plies,
         focus=focus,
     ):
         yield _mined_data(p)

@@ -151,6 +151,27 @@ def test_mining_the_sidelines_finds_more_and_names_the_move_that_allowed_each_pu
         assert Board("czech", p.fen).key() == b.key()
 
 
+def test_two_plies_off_the_game_are_a_tempting_move_and_a_tempting_reply() -> None:
+    kw = {"natural": True, "level": 4, "nodes": 1_500, "varied": 4, "max_games": 2}
+    one = list(mine("czech", 200, 5, sidelines=3, **kw))
+    two = list(mine("czech", 200, 5, sidelines=3, sideline_plies=2, **kw))
+    assert len(two) > len(one)
+    far = [p for p in two if " after " in p.source and " " in p.source.split(" after ")[1]]
+    assert far
+    cc = core(find_variant("czech"))
+    for p in far:
+        head, routes = p.source.split(" after ")
+        game_no, ply = (int(x) for x in head.split(" game ")[1].split(" ply "))
+        game = engine_game("czech", 5 * 1_000_003 + game_no, 4, 160, 1_500, 4)
+        b = _board_at(find_variant("czech"), game[ply - 2])
+        for route in routes.split():
+            # each of the two moves gives nothing away at a glance
+            tempting = {q for _, q in tempting_moves(cc, b.key(), None, 99, random.Random(0))}
+            b.push(b.parse_move(route))
+            assert b.key() in tempting
+        assert Board("czech", p.fen).key() == b.key()
+
+
 def test_a_focus_keeps_mining_to_the_positions_it_accepts() -> None:
     before = Board("czech", "B:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,10,12,15").key()
     game = [("game 1 ply 20", before), ("game 1 ply 21", Board(*CLEAN).key())]

@@ -111,6 +111,13 @@ class Command(BaseCommand):
             help="tempting other moves examined in each position of a game (0: the games' own)",
         )
         parser.add_argument(
+            "--sideline-plies",
+            type=int,
+            default=1,
+            choices=(1, 2),
+            help="2: also the tempting replies to those moves (for the rarest shots)",
+        )
+        parser.add_argument(
             "--deep-share",
             type=float,
             default=0.3,
@@ -144,6 +151,7 @@ class Command(BaseCommand):
         seconds,
         varied,
         sidelines,
+        sideline_plies,
         deep_share,
         shots,
         shot,
@@ -192,6 +200,7 @@ class Command(BaseCommand):
             first_game=start,
             varied=varied,
             sidelines=sidelines,
+            sideline_plies=sideline_plies,
             shots=wanted,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
