@@ -102,12 +102,18 @@ def test_mine_puzzles_from_pdn_keeps_the_gain_the_last_move_allowed(tmp_path) ->
 
 def test_the_spread_command_reports_pieces_moves_and_horizons(tmp_path) -> None:
     path = tmp_path / "czech.pdn"
-    path.write_text(CLEAN_PDN.replace('[Source "test"]', '[Source "x game 1 ply 21"]'))
+    text = CLEAN_PDN.replace('[Source "test"]', '[Source "engine czech game 1 ply 21"]')
+    text = text.replace(
+        '[Source "test, cooked"]', '[Source "engine czech game 1 ply 21 after 9-13"]'
+    )
+    path.write_text(text.replace('[Horizon "2"]', '[Motifs "lock"]\n[Horizon "2"]', 1))
     buf = StringIO()
     call_command("mine_puzzles_spread", str(path), stdout=buf)
     text = buf.getvalue()
     assert "czech: 2 puzzles" in text
-    assert "pieces   00-04 50%  20-24 50%" in text and "move     010+ 50%  ? 50%" in text
+    assert "pieces   00-04 50%  20-24 50%" in text and "move     010+ 100%" in text
+    assert "source   engine-game 50%  engine-sideline 50%" in text
+    assert "shot     lock 1\n" in text
 
 
 @pytest.mark.django_db

@@ -4,7 +4,9 @@ variant, from PDN files (the shipped ``fixtures/puzzles/*.pdn`` by default), sid
     manage.py mine_puzzles_spread                                   # the shipped corpus
     manage.py mine_puzzles_spread old/*.pdn                         # another corpus, to compare
 
-The move number comes from the ``Source`` tag (``... ply N``: the game's half-move N, so the move
+Shots are given as counts, the other measures as shares; the source tells the engine's game
+positions (``engine-game``) from the tempting moves off them (``engine-sideline``). The move
+number comes from the ``Source`` tag (``... ply N``: the game's half-move N, so the move
 is N // 2 + 1); puzzles without one count as unknown.
 """
 
@@ -42,7 +44,10 @@ def spread(paths: list[Path]) -> dict[str, dict[str, Counter[str]]]:
             h = entry.horizon or 1
             v["horizon"]["1-2" if h <= 2 else "3-4" if h <= 4 else "5+"] += 1
             v["goal"][entry.goal.split(":")[0]] += 1
-            v["source"][entry.source.split(" ")[0] or "?"] += 1
+            source = entry.source.split(" ")[0] or "?"
+            if source == "engine":  # a position of the game, or a tempting move off it
+                source = "engine-sideline" if " after " in entry.source else "engine-game"
+            v["source"][source] += 1
             for t in entry.motifs:
                 if t in names:
                     v["shot"][t] += 1
@@ -64,5 +69,9 @@ class Command(BaseCommand):
             total = sum(measures["goal"].values())
             self.stdout.write(f"{variant}: {total} puzzles")
             for name, counter in measures.items():
-                cells = "  ".join(f"{k} {100 * n / total:.0f}%" for k, n in sorted(counter.items()))
+                cells = "  ".join(
+                    # the rare shots by count: a share would round them to 0 %
+                    f"{k} {n}" if name == "shot" else f"{k} {100 * n / total:.0f}%"
+                    for k, n in sorted(counter.items())
+                )
                 self.stdout.write(f"  {name:8} {cells}")
