@@ -71,6 +71,10 @@ MINING_LIMITS_10x10 = Limits(moves=6, nodes=25_000, seconds=1.5)
 LOOK_AHEAD = {8: 4, 10: 2}
 #: the deepest puzzle horizon mined
 MAX_HORIZON = 8
+#: mining for long combinations (``mine(..., deep=True)``): a longer look-ahead picks the
+#: candidates and the proofs may search much more (one 5-move puzzle in 2-5 CPU-minutes on 8x8)
+DEEP_LOOK_AHEAD = {8: 6, 10: 4}
+DEEP_LIMITS = Limits(moves=MAX_HORIZON, nodes=2_000_000, seconds=20.0)
 #: limits of the check that another move of the opponent avoided the puzzle
 ALLOWED_LIMITS = Limits(nodes=20_000, seconds=1.0)
 
@@ -831,6 +835,7 @@ def mine(
     sidelines: int = 0,
     sideline_plies: int = 1,
     focus: Callable[[Board], bool] | None = None,
+    deep: bool = False,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
     ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
@@ -846,7 +851,9 @@ def mine(
     tempting replies (``... ply 13 after 32-28 19-23``: two plausible moves off the game, for the
     rarest shots). ``skip(fen, goal)`` is True for a puzzle already known
     (mining is resumable: known puzzles are not yielded again). ``focus(board)``: only the
-    positions it accepts are examined (e.g. :data:`SHOT_SETUPS`, for a rare shot).
+    positions it accepts are examined (e.g. :data:`SHOT_SETUPS`, for a rare shot). ``deep``:
+    candidates picked by :data:`DEEP_LOOK_AHEAD` and proven within :data:`DEEP_LIMITS` (for
+    puzzles of 5 and more moves; far slower a puzzle).
 
     ``progress(games, found, per_kind)`` is called after each game. Positions are never repeated.
     """
@@ -863,7 +870,9 @@ def mine(
     found = 0
     rng = random.Random(seed)
     look_ahead = LOOK_AHEAD[v.size]
-    if v.size == 10 and limits is MINING_LIMITS:
+    if deep:
+        look_ahead, limits = DEEP_LOOK_AHEAD[v.size], DEEP_LIMITS
+    elif v.size == 10 and limits is MINING_LIMITS:
         # the 10x10 board: wider trees, so cheaper filters and smaller proofs per candidate
         limits = MINING_LIMITS_10x10
 

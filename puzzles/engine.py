@@ -333,6 +333,7 @@ def mine(
     sidelines: int = MINING_SIDELINES,
     sideline_plies: int = 1,
     shots: Iterable[str] = (),
+    deep: bool = False,
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
@@ -343,7 +344,8 @@ def mine(
     ``skip(fen, goal)`` says so is passed over (already known: mining is resumable). ``part``
     ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0). ``shots``:
     when every one of these named shots has a cheap look for where it can start
-    (:data:`dama.mine.SHOT_SETUPS`), only the positions where one of them can are proven."""
+    (:data:`dama.mine.SHOT_SETUPS`), only the positions where one of them can are proven.
+    ``deep``: a longer look-ahead and larger proofs, for puzzles of 5 and more moves."""
     get_variant(variant)
     setups = [dama.mine.SHOT_SETUPS.get(name) for name in shots]
     focus = None
@@ -369,6 +371,7 @@ def mine(
         sidelines=sidelines,
         sideline_plies=sideline_plies,
         focus=focus,
+        deep=deep,
     ):
         yield _mined_data(p)
 

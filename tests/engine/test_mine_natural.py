@@ -187,3 +187,16 @@ def test_a_focus_keeps_mining_to_the_positions_it_accepts() -> None:
     assert not turkish_setup(Board(*CLEAN))
     assert list(mine("czech", 1, mix={"gain": 1.0}, positions=game, focus=turkish_setup)) == []
     assert len(list(mine("czech", 1, mix={"gain": 1.0}, positions=game))) == 1
+
+
+def test_deep_mining_looks_further_and_finds_the_longer_combination() -> None:
+    # 20-16! 11x20 19-15! 10x19 17x10x3 wins two; the combination goes on: 20-24 23x16 12x19
+    # 3x12x23 wins a third, five solver moves deep
+    pos = Board("brazilian", "W:W17,19,20,21,22,23,26,28,29,31:B4,5,7,8,9,10,11,12,13,14").key()
+    game = [("x game 1 ply 30", pos)]
+    (short,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0})
+    (deep,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0}, deep=True)
+    assert (short.goal, short.horizon) == ("gain:2", 3)
+    assert (deep.goal, deep.horizon) == ("gain:3", 5)
+    assert deep.solution[:5] == short.solution
+    assert deep.solution[5:] == ("20-24", "23x16", "12x19", "3x12x23")

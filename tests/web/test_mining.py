@@ -173,6 +173,16 @@ def test_the_corpus_command_names_the_shots_when_asked_for_one_it_does_not_know(
     assert not out.exists()
 
 
+@pytest.mark.django_db
+def test_the_corpus_command_appends_only_puzzles_of_the_least_horizon_asked(tmp_path) -> None:
+    out = tmp_path / "czech.pdn"
+    args = ["mine_puzzles_corpus", "--variant", "czech", "--seed", "3", "--out", str(out)]
+    call_command(*args, "--min-horizon", "3", "--target", "3", stdout=StringIO())
+    entries = list(engine.read_puzzles(out.read_text(encoding="utf-8"), "czech"))
+    assert len(entries) == 3
+    assert all(e.horizon >= 3 for e in entries)
+
+
 def test_the_deep_share_lets_a_short_puzzle_in_only_beside_enough_deep_ones() -> None:
     from puzzles.management.commands.mine_puzzles_corpus import SLACK, short_allowed
 

@@ -14,7 +14,9 @@ time goes into finding deep ones and the file is balanced whenever the run stops
 appends only puzzles that show a named shot of the variant the file holds fewer than ``N``
 puzzles of (whatever the target), and stops when every shot has ``N``; ``--shot NAME`` (again for
 more) wants only those shots, and when each has a cheap look for where it can start
-(``dama.mine.SHOT_SETUPS``: the Turkish strike's) only such positions are proven. ``--requalify`` proves the puzzles of another PDN file
+(``dama.mine.SHOT_SETUPS``: the Turkish strike's) only such positions are proven.
+``--min-horizon H`` appends only puzzles of ``H`` or more solver moves; from 5 the candidates
+are picked by a longer look-ahead and proven with larger limits (``dama.mine.DEEP_LIMITS``). ``--requalify`` proves the puzzles of another PDN file
 again by today's rules (unique, no dual on the main line), names their shots and appends those that
 pass.
 """
@@ -36,6 +38,8 @@ from puzzles import engine
 SLACK = 20
 #: solver moves from which a puzzle counts as deep (intermediate and advanced)
 DEEP = 3
+#: --min-horizon from which the miner looks further and proves more (``engine.mine(deep=True)``)
+DEEP_MINING = 5
 
 
 def corpus_path(variant: str) -> Path:
@@ -137,6 +141,13 @@ class Command(BaseCommand):
             metavar="NAME",
             help="with --shots: only this named shot (again for more)",
         )
+        parser.add_argument(
+            "--min-horizon",
+            type=int,
+            default=0,
+            metavar="H",
+            help="append only puzzles of H or more solver moves (5 and more: the deep mining)",
+        )
         parser.add_argument("--out", metavar="FILE", help="default: fixtures/puzzles/<variant>.pdn")
         parser.add_argument("--requalify", metavar="FILE", help="re-prove and keep these instead")
 
@@ -155,6 +166,7 @@ class Command(BaseCommand):
         deep_share,
         shots,
         shot,
+        min_horizon,
         out,
         requalify,
         **o,
@@ -192,7 +204,7 @@ class Command(BaseCommand):
             variant,
             # short ones passed over count among the mined: ask for all the deep share may need
             # (for rare shots, as many as it takes)
-            10**9 if shots else round((target - held) / max(deep_share, 0.1)),
+            10**9 if shots or min_horizon else round((target - held) / max(deep_share, 0.1)),
             seed,
             natural=True,
             level=level,
@@ -202,12 +214,13 @@ class Command(BaseCommand):
             sidelines=sidelines,
             sideline_plies=sideline_plies,
             shots=wanted,
+            deep=min_horizon >= DEEP_MINING,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
             horizon = p.horizon or 0
             in_file = (h for h in known.values() if h >= 0)
             needed = [m for m in p.motifs if wanted.get(m, shots) < shots]
-            if shots and not needed:
+            if shots and not needed or horizon < min_horizon:
                 known[(p.fen, p.goal)] = -1
             elif not needed and horizon < DEEP and not short_allowed(in_file, deep_share):
                 passed += 1
