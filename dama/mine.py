@@ -72,7 +72,8 @@ LOOK_AHEAD = {8: 4, 10: 2}
 #: the deepest puzzle horizon mined
 MAX_HORIZON = 8
 #: mining for long combinations (``mine(..., deep=True)``): a longer look-ahead picks the
-#: candidates and the proofs may search much more (one 5-move puzzle in 2-5 CPU-minutes on 8x8)
+#: candidates and the proofs may search much more (in natural positions about one 5-move puzzle
+#: in 8-11 CPU-minutes)
 DEEP_LOOK_AHEAD = {8: 6, 10: 4}
 DEEP_LIMITS = Limits(moves=MAX_HORIZON, nodes=2_000_000, seconds=20.0)
 #: limits of the check that another move of the opponent avoided the puzzle
