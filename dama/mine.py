@@ -177,6 +177,16 @@ def _max_capture_immediate(b: Board, piece: int) -> int:
     return f(piece.bit_length() - 1, occ & ~piece, opp)
 
 
+def _turkish_strike(b: Board, m: Move) -> bool:
+    """Capture ``m`` is cut short by the Turkish rule: removing each jumped piece at once would
+    let the capturing piece take more."""
+    w, bl, k, t = b.key()
+    start = 1 << b.geo.bit_of[m.start]
+    free = _rule_core(b.variant, False, False).captures(w, bl, k, t)
+    free_max = max((c.bit_count() for f, _, c in free if f == start), default=0)
+    return _max_capture_immediate(b, start) > free_max
+
+
 def rule_motifs(b: Board, m: Move) -> set[str]:
     """The capture rules that shaped capture ``m`` played in ``b`` (empty for a quiet move).
 
@@ -199,10 +209,7 @@ def rule_motifs(b: Board, m: Move) -> set[str]:
         free = _rule_core(v, v.king_priority, False).captures(w, bl, k, t)
         if set(free) - set(legal):
             out.add("majority")
-    start = 1 << b.geo.bit_of[m.start]
-    free = _rule_core(v, False, False).captures(w, bl, k, t)
-    free_max = max((c.bit_count() for f, _, c in free if f == start), default=0)
-    if _max_capture_immediate(b, start) > free_max:
+    if _turkish_strike(b, m):
         out.add("turkish_strike")
     g = b.geo
     is_man = not b.kings & (1 << g.bit_of[m.start])
@@ -232,7 +239,7 @@ def turkish_setup(b: Board) -> bool:
     for m in b.legal_moves:
         b.push(m)
         try:
-            if any(r.captured and "turkish_strike" in rule_motifs(b, r) for r in b.legal_moves):
+            if any(r.captured and _turkish_strike(b, r) for r in b.legal_moves):
                 return True
         finally:
             b.pop()

@@ -350,9 +350,10 @@ def mine(
     setups = [dama.mine.SHOT_SETUPS.get(name) for name in shots]
     focus = None
     if setups and all(setups):
+        looks = list(dict.fromkeys(setups))  # the coup turc and suisse share one
 
         def focus(board: dama.Board) -> bool:
-            return any(look(board) for look in dict.fromkeys(setups))
+            return any(look(board) for look in looks)
 
     positions = dama.mine.pdn_positions(pdn_text, variant, part) if pdn_text is not None else None
     for p in dama.mine.mine(
