@@ -33,7 +33,7 @@ from .baseboard import Move
 from .board import Board
 from .pdn import Game, GameError, position_pdn, read_games
 from .shots import SHOTS, Line, named_shots
-from .solve import Limits, Verdict, material_search, solve
+from .solve import Limits, Verdict, material_search, shortest, solve
 from .variants import Variant, find_variant
 
 __all__ = [
@@ -72,10 +72,16 @@ LOOK_AHEAD = {8: 4, 10: 2}
 #: the deepest puzzle horizon mined
 MAX_HORIZON = 8
 #: mining for long combinations (``mine(..., deep=True)``): a longer look-ahead picks the
-#: candidates and the proofs may search much more (in natural positions about one 5-move puzzle
-#: in 8-11 CPU-minutes)
+#: candidates and the proofs may search much more (in natural Czech positions, with
+#: ``min_length=5`` passing over the short gains before their proof, about four 5-move puzzles
+#: in 6 CPU-minutes where without it none came in as long)
 DEEP_LOOK_AHEAD = {8: 6, 10: 4}
 DEEP_LIMITS = Limits(moves=MAX_HORIZON, nodes=2_000_000, seconds=20.0)
+#: the longest win puzzle mined
+WIN_MOVES = 4
+#: limits of the test for a short solution when only long ones are mined (``min_length``): a
+#: test that runs out proves the position in full
+SHORT_LIMITS = Limits(nodes=100_000, seconds=2.0)
 #: limits of the check that another move of the opponent avoided the puzzle
 ALLOWED_LIMITS = Limits(nodes=20_000, seconds=1.0)
 
@@ -539,13 +545,20 @@ def examine(
     limits: Limits = MINING_LIMITS,
     look_ahead: int = 4,
     near_end: bool = False,
+    min_length: int = 1,
 ) -> list[MinedPuzzle]:
     """Proven-unique puzzles found in ``board`` (side to move = solver), at most one per goal kind.
 
     Cheap filters first (the rules that shaped a forced capture; a short material look-ahead that
     sees a gain or a win; ``near_end``: the side to move went on to win the game soon), then proofs.
+    ``min_length`` > 1: only gain puzzles of that many solver moves or more; a gain reached in
+    fewer (:func:`~dama.solve.shortest`, within :data:`SHORT_LIMITS`) is not proven but a larger
+    one is tried.
     """
     kinds = set(kinds)
+    if min_length > 1:
+        # a capture puzzle is one move, a win puzzle at most :data:`WIN_MOVES`
+        kinds -= {"capture"} if min_length <= WIN_MOVES else {"capture", "win"}
     c = core(board.variant)
     pos: Position = board.key()
     legal = c.moves(*pos)
@@ -567,7 +580,7 @@ def examine(
     if score >= 50 or near_end:
         if "win" in kinds:
             v2 = _prove_tight(
-                board, "win", replace(limits, moves=4, nodes=min(limits.nodes, 40_000))
+                board, "win", replace(limits, moves=WIN_MOVES, nodes=min(limits.nodes, 40_000))
             )
             if v2 is not None and (v2.length >= 2 or has_cap):
                 pz = mined_puzzle(board, v2, source)
@@ -579,6 +592,14 @@ def examine(
         n = min(gain, 6)
         while n >= 1 and n not in tried and len(tried) < 2:
             tried.add(n)
+            if min_length > 1 and shortest(
+                board, f"gain:{n}", replace(SHORT_LIMITS, moves=min_length - 1)
+            ):
+                # a short way to this gain: only a larger one can take min_length moves
+                if n >= 6:
+                    break
+                n += 1
+                continue
             v = solve(board, f"gain:{n}", limits, all_cooks=False)
             if v.length and v.length != v.horizon and v.kind in ("unique", "cooked", "undecided"):
                 # judged at its own length (the uniqueness margin is that length + 2)
@@ -844,6 +865,7 @@ def mine(
     sideline_plies: int = 1,
     focus: Callable[[Board], bool] | None = None,
     deep: bool = False,
+    min_length: int = 1,
 ) -> Iterator[MinedPuzzle]:
     """Yield ``count`` proven-unique puzzles of ``variant``, from seeded self-play games (or from
     ``positions``, e.g. :func:`pdn_positions`), with goal kinds in the proportions ``mix``.
@@ -861,7 +883,8 @@ def mine(
     (mining is resumable: known puzzles are not yielded again). ``focus(board)``: only the
     positions it accepts are examined (e.g. :data:`SHOT_SETUPS`, for a rare shot). ``deep``:
     candidates picked by :data:`DEEP_LOOK_AHEAD` and proven within :data:`DEEP_LIMITS` (for
-    puzzles of 5 and more moves; far slower a puzzle).
+    puzzles of 5 and more moves; far slower a puzzle). ``min_length``: gain puzzles of fewer
+    solver moves are passed over before their proof (see :func:`examine`).
 
     ``progress(games, found, per_kind)`` is called after each game. Positions are never repeated.
     """
@@ -951,7 +974,7 @@ def mine(
         board = _board_at(v, p)
         if focus is not None and not focus(board):
             continue
-        for pz in examine(board, open_kinds, label, limits, look_ahead, near_end):
+        for pz in examine(board, open_kinds, label, limits, look_ahead, near_end, min_length):
             kind = pz.goal.split(":")[0]
             if got.get(kind, 0) >= quota.get(kind, 0):
                 continue

@@ -128,6 +128,7 @@ __all__ = [
     "cli_solve",
     "is_unique",
     "parse_goal",
+    "shortest",
     "solve",
 ]
 
@@ -1155,18 +1156,8 @@ def _solve(
     found_h = 0
     phase = "solution"
     try:
-        for h in range(1, min(H, max_h) + 1):
-            s.horizon = h
-            s.check()
-            searched["horizon"] = h
-            for m in root_moves:
-                if s.and_node(*c.make(w, b, k, me, m), h - 1) < _INF:
-                    working.append(m)
-                    if len(working) > 1 and not all_cooks:
-                        break
-            if working:
-                found_h = h
-                break
+        found_h = _first_solutions(s, c, root, root_moves, min(H, max_h), working, all_cooks)
+        searched["horizon"] = s.horizon
         if not working:
             if max_h < H:
                 return verdict(
@@ -1235,8 +1226,59 @@ def _solve(
             reason=e.reason,
             solution=(render.text(root, working[0]),) if working else (),
             length=found_h,
-            searched={**searched, "phase": phase},
+            searched={"horizon": s.horizon, **searched, "phase": phase},
         )
+
+
+def _first_solutions(
+    s: _Search,
+    c: Core,
+    root: tuple[int, int, int, bool],
+    root_moves: list[RawMove],
+    last: int,
+    working: list[RawMove],
+    all_cooks: bool,
+) -> int:
+    """The solution phase: horizons 1 to ``last`` in turn until a first move reaches the goal
+    against every defence; those moves are appended to ``working`` (only two without
+    ``all_cooks``) and the horizon is returned (0: none within ``last``)."""
+    w, b, k, me = root
+    for h in range(1, last + 1):
+        s.horizon = h
+        s.check()
+        for m in root_moves:
+            if s.and_node(*c.make(w, b, k, me, m), h - 1) < _INF:
+                working.append(m)
+                if len(working) > 1 and not all_cooks:
+                    break
+        if working:
+            return h
+    return 0
+
+
+def shortest(board: Board, goal: Goal | str, limits: Limits | None = None) -> int | None:
+    """The fewest solver moves that reach ``goal`` against every defence, at most
+    ``limits.moves`` (0: none within them), or None when the limits ran out first.
+
+    Only the first phase of :func:`solve` (no uniqueness, no proof): a cheap test of whether a
+    position holds a short solution, e.g. to pass over it when only long combinations are wanted.
+    """
+    g = parse_goal(goal)
+    lim = (limits if limits is not None else Limits()).for_goal(g)
+    assert lim.moves is not None
+    c = core(board.variant)
+    w, b, k, me = board.white, board.black, board.kings, board.turn
+    if g.kind == "capture":
+        return 1 if c.captures(w, b, k, me) else 0
+    base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
+    s = _Search(c, me, g, base, lim, None, time.perf_counter())
+    root_moves = c.moves(w, b, k, me)
+    last = min(lim.moves, max(1, lim.max_depth // 2))
+    try:
+        found = _first_solutions(s, c, (w, b, k, me), root_moves, last, [], False)
+    except _Abort:
+        return None
+    return found if found or last == lim.moves else None
 
 
 def is_unique(board: Board, goal: Goal | str, limits: Limits | None = None) -> bool:

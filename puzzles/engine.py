@@ -334,6 +334,7 @@ def mine(
     sideline_plies: int = 1,
     shots: Iterable[str] = (),
     deep: bool = False,
+    min_length: int = 1,
 ) -> Iterator[PuzzleData]:
     """Proven-unique puzzles mined from seeded self-play games (or from the games of
     ``pdn_text``), as plain data with their proofs; ``progress(games, found, per_goal)`` after
@@ -345,7 +346,8 @@ def mine(
     ``(k, n)``: only the PDN text's games ``k``, ``k + n``, ... (counted from 0). ``shots``:
     when every one of these named shots has a cheap look for where it can start
     (:data:`dama.mine.SHOT_SETUPS`), only the positions where one of them can are proven.
-    ``deep``: a longer look-ahead and larger proofs, for puzzles of 5 and more moves."""
+    ``deep``: a longer look-ahead and larger proofs, for puzzles of 5 and more moves;
+    ``min_length``: only puzzles of that many solver moves or more."""
     get_variant(variant)
     setups = [dama.mine.SHOT_SETUPS.get(name) for name in shots]
     focus = None
@@ -373,6 +375,7 @@ def mine(
         sideline_plies=sideline_plies,
         focus=focus,
         deep=deep,
+        min_length=min_length,
     ):
         yield _mined_data(p)
 

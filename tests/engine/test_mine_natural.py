@@ -200,3 +200,15 @@ def test_deep_mining_looks_further_and_finds_the_longer_combination() -> None:
     assert (deep.goal, deep.horizon) == ("gain:3", 5)
     assert deep.solution[:5] == short.solution
     assert deep.solution[5:] == ("20-24", "23x16", "12x19", "3x12x23")
+
+
+def test_a_minimum_length_passes_over_shorter_combinations_before_their_proof() -> None:
+    pos = Board("brazilian", "W:W17,19,20,21,22,23,26,28,29,31:B4,5,7,8,9,10,11,12,13,14").key()
+    game = [("x game 1 ply 30", pos)]
+    (deep,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0}, deep=True, min_length=5)
+    assert (deep.goal, deep.horizon) == ("gain:3", 5)
+    # the two-man gain takes three moves, the three-man one five: neither reaches six
+    assert list(mine("brazilian", 1, positions=game, deep=True, min_length=6)) == []
+    assert (
+        list(mine("brazilian", 1, positions=game, min_length=3, mix={"gain": 1.0}))[0].horizon == 3
+    )

@@ -20,6 +20,7 @@ from dama.solve import (
     Limits,
     Verdict,
     parse_goal,
+    shortest,
     solve,
 )
 
@@ -163,6 +164,25 @@ def test_the_minimal_length_is_found_first() -> None:
     assert v.kind == "unique"
     assert v.length == 2
     assert v.solution[0] == "22-17"
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_shortest_is_the_length_solve_finds(name: str) -> None:
+    variant, fen, goal, h = POSITIONS[name]
+    board = Board(variant, fen)
+    v = solve(board, goal, Limits(moves=h))
+    assert v.kind in ("unique", "cooked")
+    assert shortest(board, goal, Limits(moves=h)) == v.length
+
+
+def test_shortest_is_0_when_no_solution_is_that_short_and_none_when_the_limits_run_out() -> None:
+    variant, fen, goal, _ = POSITIONS["czech_shot"]
+    board = Board(variant, fen)
+    assert shortest(board, goal, Limits(moves=1)) == 0  # the shot takes two moves
+    assert shortest(board, "gain:4", Limits(moves=3)) == 0
+    assert solve(board, "gain:4", Limits(moves=3)).kind == "no_solution"
+    assert shortest(board, goal, Limits(moves=4, nodes=5)) is None
+    assert shortest(board, goal, Limits(moves=4, max_depth=2)) is None  # horizon 1 only
 
 
 def test_cooked_gain_reports_the_other_first_move_with_a_line() -> None:

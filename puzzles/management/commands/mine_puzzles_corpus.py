@@ -215,6 +215,7 @@ class Command(BaseCommand):
             sideline_plies=sideline_plies,
             shots=wanted,
             deep=min_horizon >= DEEP_MINING,
+            min_length=min_horizon,
             skip=lambda fen, goal: (fen, goal) in known,
         ):
             horizon = p.horizon or 0
