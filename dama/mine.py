@@ -73,15 +73,12 @@ LOOK_AHEAD = {8: 4, 10: 2}
 MAX_HORIZON = 8
 #: mining for long combinations (``mine(..., deep=True)``): a longer look-ahead picks the
 #: candidates and the proofs may search much more (in natural Czech positions, with
-#: ``min_length=5`` passing over the short gains before their proof, about four 5-move puzzles
-#: in 6 CPU-minutes where without it none came in as long)
+#: ``min_length=5`` passing over the short gains before their proof, about 7 five-move puzzles
+#: in 4.3 CPU-minutes where without it none came in 6)
 DEEP_LOOK_AHEAD = {8: 6, 10: 4}
 DEEP_LIMITS = Limits(moves=MAX_HORIZON, nodes=2_000_000, seconds=20.0)
 #: the longest win puzzle mined
 WIN_MOVES = 4
-#: limits of the test for a short solution when only long ones are mined (``min_length``): a
-#: test that runs out proves the position in full
-SHORT_LIMITS = Limits(nodes=100_000, seconds=2.0)
 #: limits of the check that another move of the opponent avoided the puzzle
 ALLOWED_LIMITS = Limits(nodes=20_000, seconds=1.0)
 
@@ -514,16 +511,16 @@ def is_dual_free(v: Verdict) -> bool:
 
 
 def _prove_tight(board: Board, goal: str, limits: Limits) -> Verdict | None:
-    """Solve with ``limits``; when a solution is found shorter than the horizon, solve again with
-    the horizon set to the solution length (the puzzle's stated horizon, so the uniqueness margin
-    is that length + 2). None unless the final verdict is unique and free of duals on the main
-    line (:func:`is_dual_free`)."""
-    v = solve(board, goal, limits, all_cooks=False)
-    if v.length and v.length != v.horizon and v.kind in ("unique", "cooked", "undecided"):
-        v = solve(board, goal, replace(limits, moves=v.length), all_cooks=False)
-    if not is_dual_free(v):
+    """The verdict at the puzzle's own length: the fewest solver moves that reach ``goal`` within
+    ``limits`` (:func:`~dama.solve.shortest`), then the proof with the horizon set to that length
+    (the uniqueness margin is that length + 2, not ``limits.moves`` + 2, which would search
+    further for nothing). None when there is no solution, the limits ran out, or the verdict is
+    not unique and free of duals on the main line (:func:`is_dual_free`)."""
+    length = shortest(board, goal, limits)
+    if not length:
         return None
-    return v
+    v = solve(board, goal, replace(limits, moves=length), all_cooks=False)
+    return v if is_dual_free(v) else None
 
 
 def _worth_keeping(p: MinedPuzzle, max_duals: int = 6) -> bool:
@@ -551,9 +548,9 @@ def examine(
 
     Cheap filters first (the rules that shaped a forced capture; a short material look-ahead that
     sees a gain or a win; ``near_end``: the side to move went on to win the game soon), then proofs.
+    Each goal is proven at the length of its shortest solution (:func:`~dama.solve.shortest`).
     ``min_length`` > 1: only gain puzzles of that many solver moves or more; a gain reached in
-    fewer (:func:`~dama.solve.shortest`, within :data:`SHORT_LIMITS`) is not proven but a larger
-    one is tried.
+    fewer is not proven but a larger one is tried.
     """
     kinds = set(kinds)
     if min_length > 1:
@@ -592,23 +589,23 @@ def examine(
         n = min(gain, 6)
         while n >= 1 and n not in tried and len(tried) < 2:
             tried.add(n)
-            if min_length > 1 and shortest(
-                board, f"gain:{n}", replace(SHORT_LIMITS, moves=min_length - 1)
-            ):
+            goal = f"gain:{n}"
+            length = shortest(board, goal, limits)
+            if length == 0:
+                n -= 1
+                continue
+            if length is None:
+                break
+            if length < min_length:
                 # a short way to this gain: only a larger one can take min_length moves
                 if n >= 6:
                     break
                 n += 1
                 continue
-            v = solve(board, f"gain:{n}", limits, all_cooks=False)
-            if v.length and v.length != v.horizon and v.kind in ("unique", "cooked", "undecided"):
-                # judged at its own length (the uniqueness margin is that length + 2)
-                v = solve(board, f"gain:{n}", replace(limits, moves=v.length), all_cooks=False)
+            # judged at its own length (the uniqueness margin is that length + 2)
+            v = solve(board, goal, replace(limits, moves=length), all_cooks=False)
             if v.kind == "cooked" and n + 1 <= 6:
                 n += 1
-                continue
-            if v.kind == "no_solution":
-                n -= 1
                 continue
             if v.kind == "unique":
                 if not is_dual_free(v):
