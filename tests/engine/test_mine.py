@@ -207,6 +207,8 @@ def test_corpus_sample_is_proven_unique(variant: str) -> None:
 CORPUS_SIZE = 3000
 DEEP_SHARE = 0.30
 SHOT_PUZZLES = 20
+#: puzzles of the advanced level (5 or more solver moves) in each variant's corpus
+ADVANCED = 30
 
 
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
@@ -215,6 +217,9 @@ def test_corpus_holds_its_size_with_a_deep_share_and_no_puzzle_twice(variant: st
     assert len(tags) >= CORPUS_SIZE
     deep = sum(int(t["Horizon"]) >= 3 for t in tags)
     assert deep >= DEEP_SHARE * len(tags), f"{variant}: {deep} of {len(tags)} with 3+ moves"
+    # the three levels: beginner (1-2 solver moves), intermediate (3-4) and advanced (5+)
+    advanced = sum(int(t["Horizon"]) >= 5 for t in tags)
+    assert advanced >= ADVANCED, f"{variant}: {advanced} puzzles of 5+ moves"
     keys = {(Board(variant, t["FEN"]).fen(), t["Goal"]) for t in tags}
     assert len(keys) == len(tags)
     # the proofs are shipped: loading does not prove them again
