@@ -1099,7 +1099,6 @@ def _solve(
     w, b, k, me = board.white, board.black, board.kings, board.turn
     root = (w, b, k, me)
     render = _Render(board)
-    base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
 
     def verdict(kind: str, **kw: Any) -> Verdict:
         kw.setdefault("seconds", round(time.perf_counter() - t0, 4))
@@ -1145,7 +1144,7 @@ def _solve(
             reason=f"{len(caps)} different captures are legal",
         )
 
-    s = _Search(c, me, g, base, lim, progress, t0)
+    s = _search_of(board, g, lim, progress, t0)
     root_moves = _sorted_moves(render, root, c.moves(w, b, k, me))
     if not root_moves:
         return verdict("no_solution", nodes=1, reason="the side to move has no legal move")
@@ -1230,6 +1229,13 @@ def _solve(
         )
 
 
+def _search_of(board: Board, g: Goal, lim: Limits, progress: Progress | None, t0: float) -> _Search:
+    """The search of ``g`` from ``board``, its material balance counted from there."""
+    w, b, k, me = board.white, board.black, board.kings, board.turn
+    base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
+    return _Search(core(board.variant), me, g, base, lim, progress, t0)
+
+
 def _first_solutions(
     s: _Search,
     c: Core,
@@ -1266,16 +1272,13 @@ def shortest(board: Board, goal: Goal | str, limits: Limits | None = None) -> in
     g = parse_goal(goal)
     lim = (limits if limits is not None else Limits()).for_goal(g)
     assert lim.moves is not None
-    c = core(board.variant)
-    w, b, k, me = board.white, board.black, board.kings, board.turn
+    root = (board.white, board.black, board.kings, board.turn)
     if g.kind == "capture":
-        return 1 if c.captures(w, b, k, me) else 0
-    base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
-    s = _Search(c, me, g, base, lim, None, time.perf_counter())
-    root_moves = c.moves(w, b, k, me)
+        return 1 if core(board.variant).captures(*root) else 0
+    s = _search_of(board, g, lim, None, time.perf_counter())
     last = min(lim.moves, max(1, lim.max_depth // 2))
     try:
-        found = _first_solutions(s, c, (w, b, k, me), root_moves, last, [], False)
+        found = _first_solutions(s, s.c, root, s.c.moves(*root), last, [], False)
     except _Abort:
         return None
     return found if found or last == lim.moves else None

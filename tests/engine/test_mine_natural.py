@@ -189,11 +189,13 @@ def test_a_focus_keeps_mining_to_the_positions_it_accepts() -> None:
     assert len(list(mine("czech", 1, mix={"gain": 1.0}, positions=game))) == 1
 
 
+#: 20-16! 11x20 19-15! 10x19 17x10x3 wins two; the combination goes on: 20-24 23x16 12x19
+#: 3x12x23 wins a third, five solver moves deep
+LONG_COMBINATION = "W:W17,19,20,21,22,23,26,28,29,31:B4,5,7,8,9,10,11,12,13,14"
+
+
 def test_deep_mining_looks_further_and_finds_the_longer_combination() -> None:
-    # 20-16! 11x20 19-15! 10x19 17x10x3 wins two; the combination goes on: 20-24 23x16 12x19
-    # 3x12x23 wins a third, five solver moves deep
-    pos = Board("brazilian", "W:W17,19,20,21,22,23,26,28,29,31:B4,5,7,8,9,10,11,12,13,14").key()
-    game = [("x game 1 ply 30", pos)]
+    game = [("x game 1 ply 30", Board("brazilian", LONG_COMBINATION).key())]
     (short,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0})
     (deep,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0}, deep=True)
     assert (short.goal, short.horizon) == ("gain:2", 3)
@@ -203,8 +205,7 @@ def test_deep_mining_looks_further_and_finds_the_longer_combination() -> None:
 
 
 def test_a_minimum_length_passes_over_shorter_combinations_before_their_proof() -> None:
-    pos = Board("brazilian", "W:W17,19,20,21,22,23,26,28,29,31:B4,5,7,8,9,10,11,12,13,14").key()
-    game = [("x game 1 ply 30", pos)]
+    game = [("x game 1 ply 30", Board("brazilian", LONG_COMBINATION).key())]
     (deep,) = mine("brazilian", 1, positions=game, mix={"gain": 1.0}, deep=True, min_length=5)
     assert (deep.goal, deep.horizon) == ("gain:3", 5)
     # the two-man gain takes three moves, the three-man one five: neither reaches six
