@@ -14,8 +14,12 @@ cores yields to the server it measures), stops everything and prints requests pe
 report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
 
 LOAD_MIX=play adds LOAD_PLAYERS (30) students playing the computer at level 8 to the class's
-traffic, with a worker of its own for the ``play`` queue at nice 10 (LOAD_PLAY_NICE), or under
-the SCHED_IDLE policy with LOAD_PLAY_SCHED=idle.
+traffic, with a worker of its own for the ``play`` queue that takes only the CPU the rest leaves:
+in a cgroup with ``cpu.idle`` set (LOAD_PLAY_SCHED=cgroup, the default where the kernel offers
+it; systemd's ``CPUWeight=idle`` in production), or under the SCHED_IDLE policy in a session
+whose autogroup is at nice 19 (LOAD_PLAY_SCHED=idle), or at nice LOAD_PLAY_NICE (10) with its
+autogroup at the same (LOAD_PLAY_SCHED=nice). LOAD_PLAY_WORKER=0 starts no play worker: the
+players' own web traffic without the searches (their games then wait for a reply that never comes).
 
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
@@ -48,6 +52,39 @@ def env_int(name: str, default: int) -> int:
     return int(os.environ.get(name) or default)
 
 
+def group_nice(pid: int, nice: int) -> None:
+    """Give the session of ``pid`` (its autogroup) the priority ``nice``.
+
+    Where Linux groups processes by session for scheduling (``kernel.sched_autogroup_enabled``,
+    on by default on most distributions' kernels), the cores are first shared fairly between the
+    sessions and a process's own nice value (or SCHED_IDLE policy) only counts against the
+    processes of its session: a niced worker started in a session of its own still takes a
+    session's full share from the web server. The group's priority is set in
+    ``/proc/<pid>/autogroup`` (no-op where the kernel has no autogroups)."""
+    path = Path(f"/proc/{pid}/autogroup")
+    if path.exists():
+        path.write_text(str(nice))
+
+
+def idle_cgroup(name: str) -> Path | None:
+    """A new CPU cgroup whose processes run only when no other process wants the core
+    (``cpu.idle``, Linux 5.15 or later: SCHED_IDLE for the whole group, across sessions); None
+    where there is none to make (no cgroup CPU controller, or no right to write it)."""
+    for base in (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")):
+        if not (base / "cgroup.procs").exists():
+            continue
+        group = base / name
+        try:
+            group.mkdir(exist_ok=True)
+            (group / "cpu.idle").write_text("1")
+        except OSError:
+            if group.exists():
+                group.rmdir()
+            continue
+        return group
+    return None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,6 +111,7 @@ class Stack:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = None
+        self.cgroup: Path | None = None
         self.env = {
             **os.environ,
             "DEBUG": "0",
@@ -93,12 +131,23 @@ class Stack:
 
     # -- services ----------------------------------------------------------------------------------
 
-    def _start(self, name: str, args: list[str]) -> subprocess.Popen:
+    def _start(
+        self, name: str, args: list[str], nice: int = 0, cgroup: Path | None = None
+    ) -> subprocess.Popen:
+        """Start ``args`` in a session of its own (its autogroup at ``nice``), in ``cgroup``
+        before it runs (so that every process it forks is there too)."""
+
+        def enter() -> None:
+            assert cgroup is not None
+            (cgroup / "cgroup.procs").write_text(str(os.getpid()))
+
         out = open(self.dir / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
             args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=enter if cgroup else None,
         )  # fmt: skip
+        if nice:
+            group_nice(proc.pid, nice)
         self.procs.append((name, proc))
         return proc
 
@@ -140,25 +189,33 @@ class Stack:
             [PY, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "default,deep,verify",
              "--concurrency", "1", "--loglevel", "WARNING", "-n", f"load-{self.port}@localhost"],
         )  # fmt: skip
-        if os.environ.get("LOAD_MIX") == "play":
-            # the computer's moves (queue "play") on a worker of their own, one process per core
-            # (LOAD_PLAY_CONCURRENCY) at nice 10 (LOAD_PLAY_NICE): the searches take the CPU the
-            # web requests leave
-            # (LOAD_PLAY_SCHED=idle: the Linux SCHED_IDLE policy instead, by chrt, under which a
-            # search gives way the moment a web process wakes up)
-            low = (
-                ["chrt", "--idle", "0"]
-                if os.environ.get("LOAD_PLAY_SCHED") == "idle"
-                else ["nice", "-n", str(env_int("LOAD_PLAY_NICE", 10))]
-            )
-            self._start(
-                "play worker",
-                [*low, PY, "-m", "celery", "-A",
-                 "dama_learn", "worker", "-Q", "play", "--concurrency",
-                 str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
-                 "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
-            )  # fmt: skip
+        if os.environ.get("LOAD_MIX") == "play" and os.environ.get("LOAD_PLAY_WORKER") != "0":
+            self._start_play_worker()
         self._wait_healthy()
+
+    def _start_play_worker(self) -> None:
+        """The computer's moves (queue "play") on a worker of their own, one process per core
+        (LOAD_PLAY_CONCURRENCY), taking only the CPU the web requests leave (LOAD_PLAY_SCHED:
+        see the module docstring). A niced process alone does not give way: with the kernel's
+        autogroups the cores are shared between sessions first (see :func:`group_nice`)."""
+        mode = os.environ.get("LOAD_PLAY_SCHED") or "cgroup"
+        cgroup = idle_cgroup(f"dama-load-{self.port}") if mode == "cgroup" else None
+        if mode == "cgroup" and cgroup is None:
+            self.log("[play] no cgroup with cpu.idle here: SCHED_IDLE at autogroup nice 19")
+            mode = "idle"
+        self.cgroup = cgroup
+        nice = 19 if mode == "idle" else env_int("LOAD_PLAY_NICE", 10)
+        low = ["chrt", "--idle", "0"] if mode == "idle" else ["nice", "-n", str(nice)]
+        self.log(f"[play] play worker: {'cgroup ' + str(cgroup) if cgroup else mode}")
+        self._start(
+            "play worker",
+            [*([] if cgroup else low), PY, "-m", "celery", "-A",
+             "dama_learn", "worker", "-Q", "play", "--concurrency",
+             str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
+             "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
+            nice=0 if cgroup else nice,
+            cgroup=cgroup,
+        )  # fmt: skip
 
     def _postgres(self) -> None:
         import psycopg
@@ -200,6 +257,8 @@ class Stack:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        if self.cgroup is not None:
+            self.cgroup.rmdir()
         if self.database:
             import psycopg
 
@@ -239,11 +298,17 @@ def run_locust(stack: Stack, users: int, seconds: int) -> dict:
     # the load generator shares the cores with the server it measures (in production the
     # clients are elsewhere): it runs at a lower priority (LOAD_CLIENT_NICE, 10; 0 turns it off),
     # so that it takes the CPU the server leaves rather than preempting a request mid-way
+    # (a session of its own whose autogroup has that priority: see group_nice)
     nice = env_int("LOAD_CLIENT_NICE", 10)
+
+    def lower() -> None:
+        os.nice(nice)
+        group_nice(os.getpid(), nice)
+
     with open(stack.dir / "locust.log", "w") as out:
         subprocess.run(
             args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=seconds + 120,
-            preexec_fn=(lambda: os.nice(nice)) if nice else None,
+            start_new_session=True, preexec_fn=lower if nice else None,
         )  # fmt: skip
     return json.loads(results.read_text())
 
