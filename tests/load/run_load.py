@@ -258,7 +258,13 @@ class Stack:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         if self.cgroup is not None:
-            self.cgroup.rmdir()
+            # the worker's forked children may take a moment to leave the group after it exits
+            for _ in range(50):
+                try:
+                    self.cgroup.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
         if self.database:
             import psycopg
 
