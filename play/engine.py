@@ -81,7 +81,7 @@ def hint(board: dama.Board, level: int, seed: int | None = None) -> Found:
     """The engine's best move for the player at :func:`hint_level`, with that level's limits
     but none of its chosen blunders (a hint is the move the engine believes best)."""
     module = _search_module()
-    limits = module.LEVELS[hint_level(level)]
+    limits = module.level_for(board.variant.name, hint_level(level))
     result = module.search(
         board, depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes, seed=seed
     )

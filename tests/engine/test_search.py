@@ -15,8 +15,10 @@ from dama.search import (
     MATE,
     MATE_BOUND,
     OPENINGS,
+    VARIANT_NODES,
     Player,
     best_move,
+    level_for,
     opening_board,
     play_match,
     search,
@@ -165,6 +167,23 @@ def test_levels_are_numbered_one_to_eight_and_weak_ones_are_instant() -> None:
     assert LEVELS[1].instant and LEVELS[1].nodes is not None
     assert not LEVELS[8].instant and LEVELS[8].nodes == 400000
     assert LEVELS[1].blunder > LEVELS[2].blunder > LEVELS[3].blunder > LEVELS[8].blunder == 0
+
+
+def test_each_variant_steps_its_levels_up_by_nodes() -> None:
+    """Levels 4-8 search more nodes, level by level, in every variant; Czech has its own steps
+    (its level 8 at 600,000 nodes, its level 7 at 64,000) and keeps the shared blunders."""
+    for variant in ("czech", "international", "brazilian"):
+        nodes = [level_for(variant, n).nodes for n in range(4, 9)]
+        assert all(isinstance(n, int) for n in nodes)
+        assert nodes == sorted(set(nodes)), variant
+        for n in range(1, 9):
+            lv = level_for(variant, n)
+            assert (lv.number, lv.blunder, lv.instant) == (n, LEVELS[n].blunder, LEVELS[n].instant)
+    assert level_for("czech", 8).nodes == VARIANT_NODES["czech"][8] == 600000
+    assert level_for("international", 8) == LEVELS[8]
+    assert best_move(Board("czech"), 7).nodes <= 64000 < best_move(Board("international"), 7).nodes
+    with pytest.raises(ValueError, match="between 1 and 8"):
+        level_for("czech", 0)
 
 
 def test_a_seed_makes_the_choice_reproducible() -> None:

@@ -36,6 +36,9 @@ class FakeSearch:
     def __init__(self) -> None:
         self.calls: list[tuple[str, int]] = []
 
+    def level_for(self, variant, number):
+        return self.LEVELS[number]
+
     def best_move(self, board, level, seed=None):
         moves = sorted(board.generate_legal_moves(), key=lambda m: m.routes[0])
         if not moves:
