@@ -772,16 +772,7 @@ def best_move(board: BaseBoard, level: int, seed: int | None = None) -> SearchRe
     >>> best_move(Board("czech"), 1, seed=1).move in Board("czech").legal_moves
     True
     """
-    lv = level_for(board.variant.name, level)
-    return search(
-        board,
-        depth=lv.depth,
-        seconds=lv.seconds,
-        nodes=lv.nodes,
-        seed=seed,
-        _margin=lv.margin,
-        _blunder=lv.blunder,
-    )
+    return Player(level=level).choose(board, seed)
 
 
 # -- games between two settings ----------------------------------------------------------------------
