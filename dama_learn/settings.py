@@ -486,6 +486,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # A worker that stopped writing its heartbeat this many seconds ago counts as gone (see /healthz).
 DAMA_WORKER_HEARTBEAT_SECONDS = 10
 DAMA_WORKER_STALE_SECONDS = 45
+# Each process of this worker on a core of its own (DAMA_WORKER_PIN_CORES=1): for the `play`
+# worker that runs only when the web leaves a core idle (README "Playing the computer").
+DAMA_WORKER_PIN_CORES = env_bool("DAMA_WORKER_PIN_CORES", False)
 
 # Fixtures that `manage.py load_demo` (and so `make run`) loads; later features add theirs.
 DAMA_DEMO_FIXTURES = ["demo_accounts"]

@@ -18,7 +18,8 @@ traffic, with a worker of its own for the ``play`` queue that takes only the CPU
 in a cgroup with ``cpu.idle`` set (LOAD_PLAY_SCHED=cgroup, the default where the kernel offers
 it; systemd's ``CPUWeight=idle`` in production), or under the SCHED_IDLE policy in a session
 whose autogroup is at nice 19 (LOAD_PLAY_SCHED=idle), or at nice LOAD_PLAY_NICE (10) with its
-autogroup at the same (LOAD_PLAY_SCHED=nice). LOAD_PLAY_WORKER=0 starts no play worker: the
+autogroup at the same (LOAD_PLAY_SCHED=nice). Each of its processes keeps to a core of its own
+(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move). LOAD_PLAY_WORKER=0 starts no play worker: the
 players' own web traffic without the searches (their games then wait for a reply that never comes).
 
     make load                                    # 50 users, 300 s, postgres then sqlite
@@ -132,10 +133,16 @@ class Stack:
     # -- services ----------------------------------------------------------------------------------
 
     def _start(
-        self, name: str, args: list[str], nice: int = 0, cgroup: Path | None = None
+        self,
+        name: str,
+        args: list[str],
+        nice: int = 0,
+        cgroup: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> subprocess.Popen:
         """Start ``args`` in a session of its own (its autogroup at ``nice``), in ``cgroup``
-        before it runs (so that every process it forks is there too)."""
+        before it runs (so that every process it forks is there too), with ``env`` added to the
+        services' environment."""
 
         def enter() -> None:
             assert cgroup is not None
@@ -143,8 +150,8 @@ class Stack:
 
         out = open(self.dir / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
-            args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True, preexec_fn=enter if cgroup else None,
+            args, cwd=ROOT, env={**self.env, **(env or {})}, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=enter if cgroup else None,
         )  # fmt: skip
         if nice:
             group_nice(proc.pid, nice)
@@ -215,6 +222,8 @@ class Stack:
              "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
             nice=0 if cgroup else nice,
             cgroup=cgroup,
+            # each search process on a core of its own (dama_learn.celery.pin_to_core)
+            env={"DAMA_WORKER_PIN_CORES": "0" if os.environ.get("LOAD_PLAY_PIN") == "0" else "1"},
         )  # fmt: skip
 
     def _postgres(self) -> None:

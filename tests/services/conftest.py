@@ -127,7 +127,12 @@ class Worker:
     board editor's "Ask the engine")."""
 
     def __init__(
-        self, broker: str, log: Path, env: dict[str, str], queues: str = "verify,deep"
+        self,
+        broker: str,
+        log: Path,
+        env: dict[str, str],
+        queues: str = "verify,deep",
+        concurrency: int = 1,
     ) -> None:
         self.hostname = f"verify-{uuid.uuid4().hex[:8]}@localhost"
         self.broker = broker
@@ -138,7 +143,7 @@ class Worker:
         declare_queues()  # before the worker: it and this process never create one at once
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "dama_learn", "worker", "-Q", queues,
-             "-n", self.hostname, "--concurrency", "1", "--loglevel", "INFO",
+             "-n", self.hostname, "--concurrency", str(concurrency), "--loglevel", "INFO",
              "--without-mingle", "--without-gossip"],
             cwd=settings.BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: SIGKILL reaches the pool child too
@@ -179,7 +184,12 @@ def start_worker(transactional_db, tmp_path):
     it answers; every worker is stopped after the test."""
     started: list[Worker] = []
 
-    def start(broker: str, queues: str = "verify,deep") -> Worker:
+    def start(
+        broker: str,
+        queues: str = "verify,deep",
+        concurrency: int = 1,
+        env: dict[str, str] | None = None,
+    ) -> Worker:
         env = {
             **os.environ,
             **FAST_REDELIVERY,
@@ -187,8 +197,11 @@ def start_worker(transactional_db, tmp_path):
             "DATABASE_URL": database_url_for_worker(),
             "CELERY_BROKER_URL": broker,
             "PYTHONUNBUFFERED": "1",
+            **(env or {}),
         }
-        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log", env, queues)
+        worker = Worker(
+            broker, tmp_path / f"worker-{len(started) + 1}.log", env, queues, concurrency
+        )
         started.append(worker)
         worker.wait_ready()
         return worker

@@ -83,3 +83,38 @@ def test_a_worker_plays_the_first_move_when_the_player_takes_black(
     assert game.state == Game.State.THINKING
     game = wait_for_game(game.pk, lambda g: g.state == Game.State.PLAYER, worker)
     assert len(game.moves) == 1 and not game.player_white
+
+
+def pool_processes(worker, count: int, seconds: float = 30) -> list[int]:
+    """The pids of the worker's ``count`` pool processes (its children), once they are up."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        path = f"/proc/{worker.proc.pid}/task/{worker.proc.pid}/children"
+        with open(path) as f:
+            children = [int(pid) for pid in f.read().split()]
+        if len(children) >= count:
+            return children
+        time.sleep(0.1)
+    pytest.fail(f"the worker has not {count} pool processes:\n{worker.log()[-3000:]}")
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this OS")
+def test_a_play_worker_keeps_each_search_process_on_a_core_of_its_own(play_broker, start_worker):
+    cores = sorted(os.sched_getaffinity(0))
+    worker = start_worker(
+        play_broker, queues="play", concurrency=2, env={"DAMA_WORKER_PIN_CORES": "1"}
+    )
+    affinities = [os.sched_getaffinity(pid) for pid in pool_processes(worker, 2)]
+    if len(cores) < 2:  # nothing to choose: the processes stay where they may run
+        assert affinities == [set(cores)] * 2
+    else:
+        assert all(len(a) == 1 for a in affinities), affinities
+        assert sorted(core for a in affinities for core in a) == cores[:2]
+    # the worker itself (which only hands out the tasks) is left free
+    assert os.sched_getaffinity(worker.proc.pid) == set(cores)
+
+
+def test_a_worker_left_unpinned_lets_its_processes_run_anywhere(play_broker, start_worker):
+    cores = set(os.sched_getaffinity(0))
+    worker = start_worker(play_broker, queues="play", concurrency=2)
+    assert [os.sched_getaffinity(pid) for pid in pool_processes(worker, 2)] == [cores, cores]
