@@ -19,8 +19,9 @@ in a cgroup with ``cpu.idle`` set (LOAD_PLAY_SCHED=cgroup, the default where the
 it; systemd's ``CPUWeight=idle`` in production), or under the SCHED_IDLE policy in a session
 whose autogroup is at nice 19 (LOAD_PLAY_SCHED=idle), or at nice LOAD_PLAY_NICE (10) with its
 autogroup at the same (LOAD_PLAY_SCHED=nice). Each of its processes keeps to a core of its own
-(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move). LOAD_PLAY_WORKER=0 starts no play worker: the
-players' own web traffic without the searches (their games then wait for a reply that never comes).
+(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move). LOAD_PLAY_WORKER=0 starts no play
+worker: the players' own web traffic without the searches (their games then wait for a reply that
+never comes).
 
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
