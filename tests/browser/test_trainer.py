@@ -72,7 +72,12 @@ def test_brazilian_combination_with_the_defenders_reply(page):
     click(page, 27, 24)
     check(feedback(page)).to_contain_text("Right! Black answers")
     check(page.locator("#trainer-board")).to_have_attribute("data-animate", "20,27")
-    click(page, 31, 24, 15, 22)
+    # landing by landing, each shown before the next click (as a player sees it)
+    click(page, 31, 24)
+    check(page.locator("#trainer-board")).to_have_attribute("data-path", "31,24")
+    click(page, 15)
+    check(page.locator("#trainer-board")).to_have_attribute("data-path", "31,24,15")
+    click(page, 22)
     check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
 
 
