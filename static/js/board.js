@@ -385,12 +385,32 @@
     }, true);
     if (state.focused) { state.focused = false; holder.focus(); }
     draw();
-    if (mode !== "free" && state.pending && state.pending.length) {
-      var pending = state.pendingFor === form.action ? state.pending : [];
-      state.pending = [];
-      pending.forEach(choose);
-    }
+    // clicks kept while the last answer was on its way (lesson mode) or while this board was
+    // put in but not yet set up (any mode) are played on it now, in the order they came
+    var kept = [];
+    if (mode !== "free" && state.pending && state.pending.length && state.pendingFor === form.action) kept = state.pending;
+    if (state.early && state.early.length && state.earlyFor === form.action) kept = kept.concat(state.early);
+    state.pending = [];
+    state.early = [];
+    kept.forEach(choose);
   }
+
+  // htmx puts a new board into the page and sets it up (htmx:load, where init runs) only when
+  // it settles, 20 ms later: a click in between would reach a board without its listeners and
+  // be lost, so it is kept for init to play
+  document.addEventListener("click", function (ev) {
+    var widget = ev.target.closest && ev.target.closest("[data-board]");
+    if (!widget || widget.dataset.boardReady) return;
+    var el = ev.target.closest("[data-square]");
+    var form = widget.querySelector("form.move-form");
+    if (!el || !form) return;
+    var key = widget.dataset.variant || "board";
+    var state = memory[key] || {};
+    memory[key] = state;
+    if (state.earlyFor !== form.action) state.early = [];
+    state.earlyFor = form.action;
+    state.early = (state.early || []).concat([Number(el.getAttribute("data-square"))]);
+  }, true);
 
   function initView(widget) {
     if (widget.dataset.boardReady) return;

@@ -81,6 +81,30 @@ def test_brazilian_combination_with_the_defenders_reply(page):
     check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
 
 
+def test_clicks_on_a_board_not_yet_set_up_are_played_once_it_is(page):
+    """htmx sets a new board up only when it settles: clicks made on it before are kept, not lost.
+
+    The settle delay is raised from htmx's 20 ms to 1.5 s so that the clicks land in it for sure."""
+    puzzle = make_puzzle("brazilian_gain")
+    open_puzzle(page, puzzle)
+    check = expect()
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")
+    click(page, 27, 24)
+    check(feedback(page)).to_contain_text("Right! Black answers")
+    board = page.locator("#trainer-board")
+    # the new board is in the page and not yet set up when the next move's clicks come
+    assert board.get_attribute("data-board-ready") is None
+    click(page, 31, 24)
+    assert board.get_attribute("data-board-ready") is None
+    check(board).to_have_attribute("data-board-ready", "1")
+    check(board).to_have_attribute("data-path", "31,24")
+    page.evaluate("htmx.config.defaultSettleDelay = 20")
+    click(page, 15)
+    check(board).to_have_attribute("data-path", "31,24,15")
+    click(page, 22)
+    check(page.locator('[data-testid="solved"]')).to_contain_text("Solved!")
+
+
 def test_an_illegal_move_is_explained_and_not_counted_then_solving_gains_signed_rating(page):
     check = expect()
     capture = make_puzzle("czech_capture")
