@@ -364,7 +364,7 @@ def play_vs_draughts(
     theirs (wall clock), our nodes and our CPU seconds). The game ends by our variant's rules
     (:meth:`dama.Board.outcome`) or at ``ply_cap`` plies (default :data:`dama.search.PLY_CAP`),
     a draw."""
-    from .search import PLY_CAP, opening_board, search
+    from .search import PLY_CAP, Memory, opening_board, search
 
     ours = opening_board(variant, opening)
     assert isinstance(ours, Board)
@@ -381,6 +381,7 @@ def play_vs_draughts(
 
     for m in ours.move_stack:
         sync(m.key())
+    memory = Memory()  # our side's tables, kept from move to move as in a game on the site
     spent = [0.0, 0.0]
     moved = [0, 0]
     nodes = 0
@@ -397,7 +398,7 @@ def play_vs_draughts(
         t0 = time.perf_counter()
         if mine:
             c0 = time.process_time()
-            r = search(ours, seconds=seconds, seed=ours.ply)
+            r = search(ours, seconds=seconds, seed=ours.ply, memory=memory)
             cpu += time.process_time() - c0
             move = r.move
             nodes += r.nodes

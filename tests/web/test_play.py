@@ -15,6 +15,7 @@ import pytest
 from django.template import Context, Template
 from django.test import Client
 
+import dama
 from play import tasks
 from play.models import Conflict, Game
 from play.suggest import level_for_rating
@@ -719,3 +720,26 @@ def test_a_level_that_is_not_1_to_8_in_ascii_digits_is_a_form_error(level):
         return
     with pytest.raises(ValidationError):
         check_level(level)
+
+
+def test_the_computer_goes_on_from_its_last_search_of_the_game_in_this_process(fake_search):
+    """A worker level's search is given the game's memory (its tables from the last move), kept
+    for the last few games of the process; an instant level's is given none."""
+    from play import engine
+
+    board = dama.Board("czech")
+    engine._memories.clear()
+    engine.search(board, 5, seed=1, game=7)
+    engine.search(board, 8, seed=2, game=7)
+    engine.search(board, 5, seed=3, game=8)
+    engine.search(board, 1, seed=4, game=7)
+    first, again, other, instant = fake_search.memories
+    assert first is not None and again is first
+    assert other is not None and other is not first
+    assert first.max_entries == engine.MEMORY_ENTRIES
+    assert instant is None
+    for game in range(100, 100 + engine.GAME_MEMORIES):
+        engine.search(board, 5, game=game)
+    assert len(engine._memories) == engine.GAME_MEMORIES
+    assert 7 not in engine._memories and 8 not in engine._memories
+    engine._memories.clear()
