@@ -32,3 +32,22 @@ def post_worker_init(worker):
 
     gc.collect()
     gc.freeze()
+
+
+def pre_request(worker, req):
+    """Mark the request as running for the play worker's searches to give way
+    (``DAMA_WEB_BUSY_FILE``, ``core.webbusy``)."""
+    from core import webbusy
+
+    busy = webbusy.opened()
+    if busy is not None:
+        busy.start()
+
+
+def post_request(worker, req, environ, resp):
+    """The request is over (gunicorn calls this even when the request failed)."""
+    from core import webbusy
+
+    busy = webbusy.opened()
+    if busy is not None:
+        busy.end()

@@ -23,6 +23,11 @@ Search
   killer moves of the ply, then the history heuristic.
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
+* ``pause``: a callable the search calls at each check of its limits (then every 256 nodes,
+  about a millisecond), which may wait before the search goes on and returns the seconds it
+  waited; they are added to the time limit, so a paused search plays the move it would have
+  played without pausing. The site's play worker waits there while a web request runs on the
+  same machine (``core.webbusy``).
 * ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
   history of quiet moves kept from one move of the game to the next, as chess engines keep
   their hash table. The search of the next move then starts with what the last one learnt about
@@ -71,6 +76,8 @@ MAX_PLY = 128
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
 NEXT_ITERATION = 0.9
+#: nodes between two checks of the limits when the search has a ``pause`` (about a millisecond)
+PAUSE_CHECK_NODES = 256
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -247,6 +254,8 @@ class Searcher:
     s_dr: int
     sel_depth: int
     next_check: int
+    pause: Callable[[], float] | None
+    check_every: int
 
     def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
         c = core(variant)
@@ -273,6 +282,8 @@ class Searcher:
         self.variant = variant
         self.sel_depth = 0
         self.next_check = 1024
+        self.pause = None
+        self.check_every = 1024
 
     def reset(self) -> None:
         """Ready for the next move of the game: the table kept, the history weighed down (a
@@ -285,6 +296,8 @@ class Searcher:
         self.deadline = 0.0
         self.sel_depth = 0
         self.next_check = 1024
+        self.pause = None
+        self.check_every = 1024
 
     # -- draw rules ---------------------------------------------------------------------------
     def endgame_code(self, white: int, black: int, kings: int) -> int:
@@ -388,12 +401,17 @@ class Searcher:
 
     # -- limits -------------------------------------------------------------------------------
     def check_limits(self) -> None:
-        """Raise :class:`_Stop` when a limit has run out; set when to look again."""
+        """Raise :class:`_Stop` when a limit has run out; set when to look again. A ``pause``
+        is asked first, and the time it waited is not counted."""
         if self.node_limit and self.nodes >= self.node_limit:
             raise _Stop
+        if self.pause is not None:
+            waited = self.pause()
+            if waited > 0 and self.deadline:
+                self.deadline += waited
         if self.deadline and time.perf_counter() >= self.deadline:
             raise _Stop
-        nxt = self.nodes + 1024
+        nxt = self.nodes + self.check_every
         if self.node_limit and nxt > self.node_limit:
             nxt = self.node_limit
         self.next_check = nxt
@@ -654,9 +672,11 @@ def search(
     _blunder: float = 0.0,
     _evaluator: Evaluator | None = None,
     memory: Memory | None = None,
+    pause: Callable[[], float] | None = None,
 ) -> SearchResult:
     """Search ``board`` (never changed) within the limits and return the best move found;
-    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`).
+    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`);
+    ``pause`` may hold the search up at its checks (see the module docstring).
 
     With no limit at all the search stops at depth 64 or after 1 second, whichever comes first.
     Raises ValueError when the game is over (the side to move has no legal move) or a limit is
@@ -674,6 +694,9 @@ def search(
         s = Searcher(board.variant, _evaluator)
     else:
         s = memory._searcher(board.variant, _evaluator)
+    if pause is not None:
+        s.pause = pause
+        s.check_every = PAUSE_CHECK_NODES
     if depth is None and seconds is None and nodes is None:
         seconds = 1.0
     max_depth = depth if depth is not None else 64
@@ -681,7 +704,7 @@ def search(
         s.deadline = t0 + seconds
     if nodes is not None:
         s.node_limit = nodes
-        s.next_check = min(nodes, 1024)
+    s.next_check = min(nodes or s.check_every, s.check_every)
     qp, ek, ep = _root_state(board, s)
     white, black, kings, turn = board.white, board.black, board.kings, board.turn
     h = _raw_hash(white, black, kings, turn, s.tab)
@@ -834,16 +857,20 @@ def _principal_variation(
 
 
 def best_move(
-    board: BaseBoard, level: int, seed: int | None = None, memory: Memory | None = None
+    board: BaseBoard,
+    level: int,
+    seed: int | None = None,
+    memory: Memory | None = None,
+    pause: Callable[[], float] | None = None,
 ) -> SearchResult:
     """The move the engine plays at ``level`` (1-8, see :data:`LEVELS`), with the side's
-    :class:`Memory` of the game when there is one.
+    :class:`Memory` of the game when there is one (``pause``: see :func:`search`).
 
     >>> from dama import Board
     >>> best_move(Board("czech"), 1, seed=1).move in Board("czech").legal_moves
     True
     """
-    return Player(level=level).choose(board, seed, memory)
+    return Player(level=level).choose(board, seed, memory, pause)
 
 
 # -- games between two settings ----------------------------------------------------------------------
@@ -964,7 +991,11 @@ class Player:
         return Player(None, None, seconds, None, self.king)
 
     def choose(
-        self, board: BaseBoard, seed: int | None = None, memory: Memory | None = None
+        self,
+        board: BaseBoard,
+        seed: int | None = None,
+        memory: Memory | None = None,
+        pause: Callable[[], float] | None = None,
     ) -> SearchResult:
         ev = None
         if self.king is not None:
@@ -984,6 +1015,7 @@ class Player:
                 _blunder=lv.blunder,
                 _evaluator=ev,
                 memory=memory,
+                pause=pause,
             )
         return search(
             board,
@@ -993,6 +1025,7 @@ class Player:
             seed=seed,
             _evaluator=ev,
             memory=memory,
+            pause=pause,
         )
 
 

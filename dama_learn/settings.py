@@ -489,6 +489,10 @@ DAMA_WORKER_STALE_SECONDS = 45
 # Each process of this worker on a core of its own (DAMA_WORKER_PIN_CORES=1): for the `play`
 # worker that runs only when the web leaves a core idle (README "Playing the computer").
 DAMA_WORKER_PIN_CORES = env_bool("DAMA_WORKER_PIN_CORES", False)
+# A file in shared memory (e.g. /dev/shm/dama-web-busy) where gunicorn marks the requests it is
+# serving and the play worker's searches wait while one runs (core.webbusy); the same path for
+# both, on a machine where they share the cores. Empty: off.
+DAMA_WEB_BUSY_FILE = os.environ.get("DAMA_WEB_BUSY_FILE", "")
 
 # Fixtures that `manage.py load_demo` (and so `make run`) loads; later features add theirs.
 DAMA_DEMO_FIXTURES = ["demo_accounts"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 import dama
 import dama.pdn
 from core import board as core_board
+from core import webbusy
 
 #: a move as it is stored: its route, start to end
 Route = list[int]
@@ -81,9 +83,15 @@ def hint(board: dama.Board, level: int, seed: int | None = None) -> Found:
     """The engine's best move for the player at :func:`hint_level`, with that level's limits
     but none of its chosen blunders (a hint is the move the engine believes best)."""
     module = _search_module()
-    limits = module.level_for(board.variant.name, hint_level(level))
+    at = hint_level(level)
+    limits = module.level_for(board.variant.name, at)
     result = module.search(
-        board, depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes, seed=seed
+        board,
+        depth=limits.depth,
+        seconds=limits.seconds,
+        nodes=limits.nodes,
+        seed=seed,
+        pause=_pause(at),
     )
     return _found(board, result)
 
@@ -263,13 +271,23 @@ def search(
             memory = _memories.pop(game, None)
         if memory is None:
             memory = module.Memory(MEMORY_ENTRIES)
-    result = module.best_move(board, level, seed=seed, memory=memory)
+    result = module.best_move(board, level, seed=seed, memory=memory, pause=_pause(level))
     if memory is not None:
         with _memories_lock:
             _memories[game] = memory
             while len(_memories) > GAME_MEMORIES:
                 _memories.popitem(last=False)
     return _found(board, result)
+
+
+def _pause(level: int) -> Callable[[], float] | None:
+    """What a worker's search waits on: the web requests running on this machine
+    (``DAMA_WEB_BUSY_FILE``, :mod:`core.webbusy`); nothing for a search in a request (an instant
+    level) or without the setting."""
+    if _search_module().LEVELS[level].instant:
+        return None
+    busy = webbusy.opened(settings.DAMA_WEB_BUSY_FILE)
+    return None if busy is None else busy.wait
 
 
 def _found(board: dama.Board, result: Any) -> Found:

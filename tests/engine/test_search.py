@@ -225,6 +225,27 @@ def test_a_memory_keeps_the_table_from_move_to_move() -> None:
         Memory(0)
 
 
+def test_a_pause_is_asked_at_the_checks_and_its_time_is_not_counted() -> None:
+    """A search with a ``pause`` asks it every few hundred nodes; the seconds it says it waited
+    are added to the time limit, so a 1 ms search that was held up searches as far as its nodes
+    allow, and a pause that waits for nothing changes nothing."""
+    b = Board("international")
+    asked: list[int] = []
+
+    def held_up() -> float:
+        asked.append(1)
+        return 1.0
+
+    assert search(b, nodes=20000, seconds=0.001, seed=1).nodes < 20000
+    assert search(b, nodes=20000, seconds=0.001, seed=1, pause=held_up).nodes == 20000
+    assert len(asked) >= 20000 // 256 - 1
+    alone = search(b, nodes=20000, seed=1)
+    paused = best_move(b, 8, seed=1, pause=lambda: 0.0)
+    assert paused.move == best_move(b, 8, seed=1).move
+    again = search(b, nodes=20000, seed=1, pause=lambda: 0.0)
+    assert (again.move, again.score, again.nodes) == (alone.move, alone.score, alone.nodes)
+
+
 def test_games_with_memories_repeat_for_a_seed() -> None:
     """play_game gives each side a memory: the same game played again repeats move for move."""
     a = Player(nodes=3000)

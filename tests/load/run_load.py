@@ -14,12 +14,15 @@ cores yields to the server it measures), stops everything and prints requests pe
 report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
 
 LOAD_MIX=play adds LOAD_PLAYERS (30) students playing the computer at level 8 to the class's
-traffic, with a worker of its own for the ``play`` queue that takes only the CPU the rest leaves:
+traffic, with a worker of its own for the ``play`` queue (a process per core:
+LOAD_PLAY_CONCURRENCY) that takes only the CPU the rest leaves:
 in a cgroup with ``cpu.idle`` set (LOAD_PLAY_SCHED=cgroup, the default where the kernel offers
 it; systemd's ``CPUWeight=idle`` in production), or under the SCHED_IDLE policy in a session
 whose autogroup is at nice 19 (LOAD_PLAY_SCHED=idle), or at nice LOAD_PLAY_NICE (10) with its
 autogroup at the same (LOAD_PLAY_SCHED=nice). Each of its processes keeps to a core of its own
-(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move). LOAD_PLAY_WORKER=0 starts no play
+(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move), and its searches wait while a
+web request runs (``DAMA_WEB_BUSY_FILE``, core/webbusy.py; LOAD_PLAY_YIELD=0 lets them run
+beside the requests). LOAD_PLAY_WORKER=0 starts no play
 worker: the players' own web traffic without the searches (their games then wait for a reply that
 never comes).
 
@@ -187,6 +190,9 @@ class Stack:
         # LOAD_GUNICORN_WORKERS says otherwise
         if os.environ.get("LOAD_GUNICORN_WORKERS"):
             self.env["GUNICORN_WORKERS"] = os.environ["LOAD_GUNICORN_WORKERS"]
+        if os.environ.get("LOAD_MIX") == "play" and os.environ.get("LOAD_PLAY_YIELD") != "0":
+            # gunicorn marks its requests, the play worker's searches wait while one runs
+            self.env["DAMA_WEB_BUSY_FILE"] = str(self.dir / "web-busy")
         self._start(
             "gunicorn",
             [PY, "-m", "gunicorn", "dama_learn.wsgi", "-c", str(ROOT / "gunicorn.conf.py"),

@@ -85,6 +85,48 @@ def test_a_worker_plays_the_first_move_when_the_player_takes_black(
     assert len(game.moves) == 1 and not game.player_white
 
 
+def test_a_play_worker_searches_only_while_no_web_request_runs(
+    client, play_broker, start_worker, tmp_path
+):
+    """With ``DAMA_WEB_BUSY_FILE`` the worker's search waits while a web request is marked there
+    (as gunicorn marks each request it serves), and goes on once it is over. (Requests without
+    a gap let it on by a few hundred nodes every ``MOST_SECONDS``: level 6 searches 16,000.)"""
+    from core.webbusy import WebBusy
+    from play import engine
+
+    busy_file = str(tmp_path / "web-busy")
+    worker = start_worker(play_broker, queues="play", env={"DAMA_WEB_BUSY_FILE": busy_file})
+    client.post("/play/czech/", {"level": "6", "color": "white"})
+    game = Game.objects.get()
+    client.post(f"/play/game/{game.pk}/move", {"move": "22-18"}, **HX)
+    t0 = time.monotonic()
+    game = wait_for_game(game.pk, lambda g: g.state == Game.State.PLAYER, worker)
+    unhindered = time.monotonic() - t0  # the worker is warm: a reply well within a second
+    web = WebBusy(busy_file)
+    web.start()
+    try:
+        board = game.board()
+        for move in sorted(board.generate_legal_moves(), key=lambda m: m.routes[0]):
+            board.push(move)
+            choices = len(board.generate_legal_moves())
+            board.pop()
+            if choices > 1:  # the computer has a choice to search (a forced move is not)
+                break
+        text = engine.notation_of(board, move.routes[0])
+        response = client.post(f"/play/game/{game.pk}/move", {"move": text}, **HX)
+        assert response.status_code == 200, response.content
+        for _ in range(8):  # a long stream of requests: the computer waits
+            time.sleep(0.25)
+            web.start()
+            assert Game.objects.get(pk=game.pk).state == Game.State.THINKING
+    finally:
+        web.end()
+    t0 = time.monotonic()
+    game = wait_for_game(game.pk, lambda g: g.state == Game.State.PLAYER, worker)
+    assert len(game.moves) == 4
+    assert time.monotonic() - t0 < max(5.0, 10 * unhindered)
+
+
 def pool_processes(worker, count: int, seconds: float = 30) -> list[int]:
     """The pids of the worker's ``count`` pool processes (its children), once they are up."""
     deadline = time.monotonic() + seconds
