@@ -88,8 +88,11 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:<8} / {password:<16} ({role})")
         self.stdout.write("Press Ctrl-C to stop the site and the worker.\n")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # Ctrl-C too: a process started with SIGINT ignored (a background job of a script) gets
+        # no KeyboardInterrupt from Python
         previous = {
-            signum: signal.signal(signum, _raise_stop) for signum in (signal.SIGTERM, signal.SIGHUP)
+            signum: signal.signal(signum, _raise_stop)
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
         }
         children: list[subprocess.Popen] = []
         declare_queues()
