@@ -269,6 +269,10 @@ def test_fresh_rule_questions_come_first(student):
 # -- answering, the clock, the pass mark ---------------------------------------------------------
 
 
+#: the examples of the move box's help text (an answer such as 15x6 may stand inside them)
+NOTATION_EXAMPLES = "(22-18, 22x15x6, c3-d4)"
+
+
 def test_the_exam_page_holds_no_answer_and_the_server_judges(client, student):
     client.force_login(student)
     response = client.post(reverse("exams:start", args=["czech", 1]), {"kind": "real"})
@@ -277,8 +281,11 @@ def test_the_exam_page_holds_no_answer_and_the_server_judges(client, student):
     page = client.get(exam.get_absolute_url()).content.decode()
     question = exam.question(0).rule
     assert "data-moves" not in page and "data-targets" not in page
+    # the move box's help shows how to type moves, with the same examples in every language
+    assert NOTATION_EXAMPLES in page
+    shown = page.replace(NOTATION_EXAMPLES, "")
     for text in question.step.exercise.answers:
-        assert text not in page
+        assert text not in shown
     url = reverse("exams:answer", args=[exam.pk])
     answered = client.post(url, {"index": "0", "answer": right_answers(question)[0]})
     assert answered.status_code == 302
