@@ -98,20 +98,22 @@ class WebBusy:
                 return waited
 
 
-_opened: dict[str, WebBusy] = {}
+#: by (path, process id): a forked process takes its own slot; a file that could not be opened
+#: is None, so that a request does not try (and log) again
+_opened: dict[tuple[str, int], WebBusy | None] = {}
 
 
 def opened(path: str | None = None) -> WebBusy | None:
     """This process's :class:`WebBusy` for ``path`` (default: ``DAMA_WEB_BUSY_FILE``), or None
-    when no file is set."""
+    when no file is set or it cannot be opened."""
     path = os.environ.get("DAMA_WEB_BUSY_FILE", "") if path is None else path
     if not path:
         return None
-    found = _opened.get(path)
-    if found is None or found._slot != os.getpid() % SLOTS:  # a forked process takes its own slot
+    key = (path, os.getpid())
+    if key not in _opened:
         try:
-            found = _opened[path] = WebBusy(path)
+            _opened[key] = WebBusy(path)
         except OSError as exc:  # a hint, never a reason to fail a request or a search
             log.warning("DAMA_WEB_BUSY_FILE %s cannot be opened: %s", path, exc)
-            return None
-    return found
+            _opened[key] = None
+    return _opened[key]
