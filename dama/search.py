@@ -23,11 +23,11 @@ Search
   killer moves of the ply, then the history heuristic.
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
-* ``pause``: a callable the search calls at each check of its limits (then every 256 nodes,
-  about a millisecond), which may wait before the search goes on and returns the seconds it
-  waited; they are added to the time limit, so a paused search plays the move it would have
-  played without pausing. The site's play worker waits there while a web request runs on the
-  same machine (``core.webbusy``).
+* ``pause``: a callable the search calls at each check of its limits (then every 32 nodes,
+  about a tenth of a millisecond), which may wait before the search goes on and returns the
+  seconds it waited; they are added to the time limit, so a paused search plays the move it
+  would have played without pausing. The site's play worker waits there while a web request
+  runs on the same machine (``core.webbusy``).
 * ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
   history of quiet moves kept from one move of the game to the next, as chess engines keep
   their hash table. The search of the next move then starts with what the last one learnt about
@@ -76,8 +76,9 @@ MAX_PLY = 128
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
 NEXT_ITERATION = 0.9
-#: nodes between two checks of the limits when the search has a ``pause`` (about a millisecond)
-PAUSE_CHECK_NODES = 256
+#: nodes between two checks of the limits when the search has a ``pause`` (about a tenth of a
+#: millisecond: a web request waits that long at most for the search to give way)
+PAUSE_CHECK_NODES = 32
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 

@@ -11,7 +11,9 @@ seeds it (tests/load/seed.py), runs locust headless (tests/load/locustfile.py) w
 users for LOAD_SECONDS (at nice 10, LOAD_CLIENT_NICE, so that the load generator on the same
 cores yields to the server it measures), stops everything and prints requests per second, p50/p95/p99 per endpoint
 (client latency and the server's own time from the Server-Timing header) and the errors. The
-report is also written to LOAD_REPORT (default var/load-report.md). Exit status 1 on any error.
+report is also written to LOAD_REPORT (default var/load-report.md), its figures to the same name
+with ``.json`` and every request's server time, by backend and endpoint, with ``.times.json``
+(to pool the runs of an experiment). Exit status 1 on any error.
 
 LOAD_MIX=play adds LOAD_PLAYERS (30) students playing the computer at level 8 to the class's
 traffic, with a worker of its own for the ``play`` queue (a process per core:
@@ -24,7 +26,9 @@ autogroup at the same (LOAD_PLAY_SCHED=nice). Each of its processes keeps to a c
 web request runs (``DAMA_WEB_BUSY_FILE``, core/webbusy.py; LOAD_PLAY_YIELD=0 lets them run
 beside the requests). LOAD_PLAY_WORKER=0 starts no play
 worker: the players' own web traffic without the searches (their games then wait for a reply that
-never comes).
+never comes). LOAD_PLAY_THINK=sleep starts a play worker whose computer sleeps instead of
+searching (tests/load/play_asleep.py, LOAD_PLAY_SLEEP seconds a move): the players' requests at
+about the real pace, with no search taking a core.
 
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
@@ -220,11 +224,16 @@ class Stack:
         self.cgroup = cgroup
         nice = 19 if mode == "idle" else env_int("LOAD_PLAY_NICE", 10)
         low = ["chrt", "--idle", "0"] if mode == "idle" else ["nice", "-n", str(nice)]
-        self.log(f"[play] play worker: {'cgroup ' + str(cgroup) if cgroup else mode}")
+        asleep = os.environ.get("LOAD_PLAY_THINK") == "sleep"
+        self.log(
+            f"[play] play worker: {'cgroup ' + str(cgroup) if cgroup else mode}"
+            + (" (its computer sleeps instead of searching)" if asleep else "")
+        )
         self._start(
             "play worker",
             [*([] if cgroup else low), PY, "-m", "celery", "-A",
-             "dama_learn", "worker", "-Q", "play", "--concurrency",
+             "tests.load.play_asleep" if asleep else "dama_learn", "worker", "-Q", "play",
+             "--concurrency",
              str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
              "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
             nice=0 if cgroup else nice,
@@ -408,6 +417,7 @@ def main() -> int:
     report_path = Path(os.environ.get("LOAD_REPORT", ROOT / "var" / "load-report.md"))
     keep = os.environ.get("LOAD_KEEP_DIR") == "1"
     summaries = []
+    times: dict[str, dict[str, list[float]]] = {}
     for backend in backends:
         workdir = Path(tempfile.mkdtemp(prefix=f"dama-load-{backend}-"))
         stack = Stack(backend, workdir, users)
@@ -419,6 +429,7 @@ def main() -> int:
             stack.stop()
         summary = summarize(backend, raw, seconds, stack.server_errors())
         summaries.append(summary)
+        times[backend] = {name: t["server"] for name, t in sorted(raw["timings"].items())}
         print(markdown(summary, users), flush=True)
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -427,6 +438,9 @@ def main() -> int:
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text("".join(markdown(s, users) + "\n" for s in summaries))
     report_path.with_suffix(".json").write_text(json.dumps(summaries, indent=1))
+    # every request's server time, by backend and endpoint: runs pooled give steadier tails
+    # than the mean of their p99s (a 120 s run's p99 rests on a dozen requests)
+    report_path.with_suffix(".times.json").write_text(json.dumps(times))
     bad = [s["backend"] for s in summaries if s["errors"] or s["server_errors"]]
     if bad:
         print(f"errors on: {', '.join(bad)}")
