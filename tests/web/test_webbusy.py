@@ -74,6 +74,18 @@ def test_a_stale_mark_is_not_waited_for(tmp_path, monkeypatch):
     assert not search.busy() and search.wait() == 0.0
 
 
+@pytest.mark.parametrize("slot", [0, 1, webbusy.SLOTS // 2, webbusy.SLOTS - 1])
+def test_a_mark_in_any_slot_is_seen_and_a_cleared_file_is_not_busy(tmp_path, slot):
+    path = str(tmp_path / "busy")
+    web, search = WebBusy(path), WebBusy(path)
+    web._slot = slot  # the process ids of the web's workers fall anywhere in the file
+    assert not search.busy()
+    web.start()
+    assert search.busy()
+    web.end()
+    assert not search.busy() and search.wait() == 0.0
+
+
 def test_the_setting_names_the_file_and_without_it_nothing_is_marked(tmp_path, monkeypatch):
     monkeypatch.delenv("DAMA_WEB_BUSY_FILE", raising=False)
     assert webbusy.opened() is None and webbusy.opened("") is None
