@@ -60,3 +60,7 @@ def test_a_short_load_run_has_no_errors(backend, tmp_path):
     # the server's own times came with the responses (Server-Timing, on for the load test only)
     timed = {row["endpoint"]: row["server"][0] for row in summary["rows"]}
     assert timed["move"] > 0 and timed["puzzle page"] > 0, timed
+    # and every request's server time is kept, to pool the runs of an experiment
+    times = json.loads(report.with_suffix(".times.json").read_text())[backend]
+    move = next(row for row in summary["rows"] if row["endpoint"] == "move")
+    assert len(times["move"]) == move["requests"] and min(times["move"]) > 0
