@@ -460,10 +460,13 @@ def fen_after(variant: str, fen: str, line: Iterable[str]) -> str:
     return _played_cached(variant, fen, tuple(line)).fen()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _played_cached(variant: str, fen: str, line: tuple[str, ...]) -> dama.Board:
     # a move check reads the same position three or four times (the entry, the board, the
-    # notation of the reply); the trainer's positions repeat across players
+    # notation of the reply); the trainer's positions repeat across players. The positions of
+    # the attempts being played are enough: a board with its moves is about nine objects for the
+    # garbage collector to walk at every full collection, and one not kept is made again in
+    # 30-200 microseconds (the FEN read, the line's moves played)
     board = position(fen, variant)
     for text in line:
         board.push(board.parse_move(text))

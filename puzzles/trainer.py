@@ -13,10 +13,12 @@ What the proof says at each point is the same for every player, so it is asked o
 (``dama.proof.ProofTree``, through :func:`puzzles.engine.proof_tree`) once per proof and process (:func:`cached_judge`) and kept as a
 :class:`Judge`: a table from the line played so far to the accepted moves, each with the reply
 the site makes and whether the puzzle ends there, the hint, and the refutations of wrong moves
-the proof's worker stored. The table holds only strings, integers, frozensets and tuples: the
-cyclic garbage collector stops tracking such tuples after their first collection, so the judges
-of a thousand puzzles cost it almost nothing to walk (the JSON trees they come from were dicts
-and lists it walked at every full collection).
+the proof's worker stored. The table's rows are plain tuples of strings, numbers and booleans:
+the cyclic garbage collector stops tracking such tuples after a collection or two (it never
+stops tracking a frozenset or a named tuple, so :class:`Accepted`, :class:`Point` and
+:class:`Refutation` are made from the rows when asked for), and the judges of thousands of
+puzzles cost a full collection almost nothing to walk (the JSON trees they come from were dicts
+and lists it walked every time).
 
 The model methods that change an attempt (``Attempt.play``, ``hint``, ``give_up``, ``retry``) are
 on :class:`~puzzles.models.Attempt`; ratings are :mod:`puzzles.rating`, the stream
@@ -35,7 +37,8 @@ from django.utils.translation import ngettext
 
 from . import engine
 
-#: how many puzzles' judges a process keeps (the corpus has about a thousand)
+#: how many puzzles' judges a process keeps (the corpus has about nine thousand: the judges of
+#: the puzzles being played)
 JUDGES_KEPT = 2048
 
 
@@ -118,32 +121,55 @@ class Refutation(NamedTuple):
     captured: int
 
 
-@dataclass(frozen=True)
+#: how a judge keeps a move's identity: start, end and the captured squares in order (a tuple of
+#: numbers, which the collector stops tracking)
+KeptKey = tuple[int, int, tuple[int, ...]]
+
+
+def _kept_key(key: Key) -> KeptKey:
+    start, end, captured = key
+    return (start, end, tuple(sorted(captured)))
+
+
+def _accepted(row: tuple[KeptKey, str, str, bool]) -> Accepted:
+    (start, end, captured), move, reply, done = row
+    return Accepted((start, end, frozenset(captured)), move, reply, done)
+
+
+@dataclass(frozen=True, slots=True)
 class Judge:
     """What a proof says at each point a player can reach, by the line played (the proof's
-    routes joined by spaces): the accepted moves, and the stored refutations of wrong ones."""
+    routes joined by spaces): the accepted moves, and the stored refutations of wrong ones.
 
-    points: dict[str, Point]
+    Kept as plain tuples (see the module's docstring): ``points`` maps a line to the rows of its
+    accepted moves (the move's :data:`KeptKey`, the move, the reply, done) and the hint;
+    ``refutations`` a line and a wrong move to the reply, its notation and what it captures."""
+
+    points: dict[str, tuple[tuple[tuple[KeptKey, str, str, bool], ...], int]]
     solution: tuple[str, ...]
     complete: bool
-    #: (line, wrong move's route) -> the refutation the worker stored
-    refutations: dict[tuple[str, str], Refutation] = field(default_factory=dict)
+    #: (line, wrong move's route) -> (reply, notation, captured), as the worker stored it
+    refutations: dict[tuple[str, str], tuple[str, str, int]] = field(default_factory=dict)
     #: (position, accepted move) -> the reply in notation and the position after it: worked out
     #: the first time a player reaches it (:meth:`answer`), then the same for everyone
     answers: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     def at(self, line: list[str]) -> Point | None:
         """The point after ``line`` (None once the line left the proof)."""
-        return self.points.get(" ".join(line))
+        row = self.points.get(" ".join(line))
+        if row is None:
+            return None
+        return Point(tuple(_accepted(move) for move in row[0]), row[1])
 
     def find(self, line: list[str], key: Key) -> Accepted | None:
         """The accepted move after ``line`` that is the move ``key`` (None: a wrong move)."""
-        point = self.at(line)
-        if point is None:
+        row = self.points.get(" ".join(line))
+        if row is None:
             return None
-        for move in point.accepted:
-            if move.key == key:
-                return move
+        kept = _kept_key(key)
+        for move in row[0]:
+            if move[0] == kept:
+                return _accepted(move)
         return None
 
     def answer(self, variant: str, position: str, accepted: Accepted) -> tuple[str, str]:
@@ -165,7 +191,7 @@ class Judge:
         """The stored refutation of the wrong move ``wrong`` (its route) after ``line``: the
         reply, its notation and how many pieces it captures; empty when none was stored."""
         found = self.refutations.get((" ".join(line), wrong))
-        return found._asdict() if found is not None else {}
+        return Refutation(*found)._asdict() if found is not None else {}
 
 
 def build_judge(proof: dict[str, Any]) -> Judge:
@@ -173,7 +199,7 @@ def build_judge(proof: dict[str, Any]) -> Judge:
     the accepted moves, each with the defender's most stubborn reply, and the hint (the best
     move's start square)."""
     tree = engine.proof_tree(proof)
-    points: dict[str, Point] = {}
+    points: dict[str, tuple[tuple[tuple[KeptKey, str, str, bool], ...], int]] = {}
 
     def walk(line: list[str]) -> None:
         moves = tree.accepted(line)
@@ -186,22 +212,24 @@ def build_judge(proof: dict[str, Any]) -> Judge:
             reply = tree.stubborn_reply(after)
             done = reply is None or not reply.replies
             accepted.append(
-                Accepted(move.key(), move.text, reply.text if reply is not None else "", done)
+                (_kept_key(move.key()), move.text, reply.text if reply is not None else "", done)
             )
             for answer in move.replies:
                 walk([*after, answer.text])
-        points[" ".join(line)] = Point(tuple(accepted), best.start)
+        points[" ".join(line)] = (tuple(accepted), best.start)
 
     walk([])
     refutations = {
-        (line, wrong): Refutation(
-            str(r.get("reply", "")), str(r.get("notation", "")), int(r.get("captured", 0))
+        (line, wrong): (
+            str(r.get("reply", "")),
+            str(r.get("notation", "")),
+            int(r.get("captured", 0)),
         )
         for line, table in ((proof or {}).get("refutations") or {}).items()
         for wrong, r in table.items()
         if isinstance(r, dict)
     }
-    return Judge(points, tree.solution, tree.complete, refutations)
+    return Judge(points, tuple(tree.solution), tree.complete, refutations)
 
 
 @lru_cache(maxsize=JUDGES_KEPT)

@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import runpy
 import statistics
 import sys
 import time
@@ -96,8 +97,6 @@ class Profiler:
 
 
 def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, float]]:
-    import gc
-
     from puzzles.models import Puzzle
 
     moves_of = {
@@ -105,8 +104,7 @@ def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, flo
         for p in Puzzle.objects.filter(author__isnull=True, proof__isnull=False)
     }
     times: dict[str, list[float]] = {k: [] for k in KINDS}
-    gc.collect()
-    gc.freeze()  # as gunicorn.conf.py does at a worker's start
+    runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_worker_init"](worker=None)
 
     def timed(kind, request, *args, **kwargs):
         profiler.on(kind)

@@ -119,3 +119,20 @@ def test_a_gunicorn_worker_freezes_what_it_loaded_and_keeps_pythons_collector():
         assert gc.get_freeze_count() > 0 and gc.isenabled() == was_enabled
     finally:
         gc.unfreeze()
+
+
+def test_a_gunicorn_worker_loads_its_urlconf_before_it_freezes(tmp_path):
+    """What the first requests would load (the URLconf, its views and their libraries, the cache
+    client) is loaded at the worker's start and frozen with the rest, so that no full collection
+    walks it inside a request."""
+    result = run(
+        "import gc, runpy, sys; "
+        "runpy.run_path('gunicorn.conf.py')['post_worker_init'](worker=None); "
+        "loaded = 'puzzles.views_trainer' in sys.modules; "
+        "from puzzles import views_trainer; "
+        "walked = {id(o) for o in gc.get_objects()}; "
+        "print(loaded, id(views_trainer.attempt_move) in walked, id(views_trainer.__dict__) in walked)",
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False", "False"]

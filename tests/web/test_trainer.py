@@ -4,6 +4,7 @@ the dashboard, sets, and a visitor's attempts moving to the account at login."""
 
 from __future__ import annotations
 
+import gc
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from django.urls import reverse
 from puzzles import engine, stream
 from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
 from puzzles.player import Player
-from puzzles.trainer import Conflict, Outcome
+from puzzles.trainer import Accepted, Conflict, Outcome, build_judge
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import PUZZLES, make_puzzle
 
@@ -46,6 +47,30 @@ def move(client, attempt: int, *, route: str = "", text: str = "", htmx: bool = 
 
 def without_svg(html: str) -> str:
     return re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+
+
+# -- what a process keeps --------------------------------------------------------------------------
+
+
+def test_a_judge_and_the_pools_rows_leave_the_collector_nothing_to_walk(gain, capture):
+    """A process keeps the judges of the puzzles played and the pool's rows as long as it runs:
+    their rows are plain tuples of strings and numbers, which the garbage collector stops
+    tracking after a few collections (a named tuple or a frozenset it would walk at every full
+    collection); the judge still answers with :class:`Accepted` moves and refutations."""
+    first = gain.proof["solution"][0]
+    proof = {**gain.proof, "refutations": {"": {"1-5": {"reply": "9-14", "notation": "9-14"}}}}
+    judge = build_judge(proof)
+    rows = stream.pool_rows("czech")
+    for _ in range(5):  # a tuple is let go once the tuples in it are (five levels deep here)
+        gc.collect()
+    assert judge.points and judge.refutations and rows
+    tables = [*judge.points.values(), *judge.refutations.values(), judge.solution, *rows]
+    assert [row for row in tables if gc.is_tracked(row)] == []
+    point = judge.at([])
+    accepted = judge.find([], point.accepted[0].key)
+    assert isinstance(accepted, Accepted) and isinstance(accepted.key[2], frozenset)
+    assert first in {move.move for move in point.accepted}
+    assert judge.refutation([], "1-5") == {"reply": "9-14", "notation": "9-14", "captured": 0}
 
 
 # -- the page ---------------------------------------------------------------------------------------
