@@ -124,6 +124,10 @@ class Refutation(NamedTuple):
 #: how a judge keeps a move's identity: start, end and the captured squares in order (a tuple of
 #: numbers, which the collector stops tracking)
 KeptKey = tuple[int, int, tuple[int, ...]]
+#: an accepted move as a judge keeps it: its :data:`KeptKey`, the move, the reply, done
+AcceptedRow = tuple[KeptKey, str, str, bool]
+#: a point as a judge keeps it: the rows of its accepted moves and the hint
+PointRow = tuple[tuple[AcceptedRow, ...], int]
 
 
 def _kept_key(key: Key) -> KeptKey:
@@ -131,7 +135,7 @@ def _kept_key(key: Key) -> KeptKey:
     return (start, end, tuple(sorted(captured)))
 
 
-def _accepted(row: tuple[KeptKey, str, str, bool]) -> Accepted:
+def _accepted(row: AcceptedRow) -> Accepted:
     (start, end, captured), move, reply, done = row
     return Accepted((start, end, frozenset(captured)), move, reply, done)
 
@@ -141,11 +145,11 @@ class Judge:
     """What a proof says at each point a player can reach, by the line played (the proof's
     routes joined by spaces): the accepted moves, and the stored refutations of wrong ones.
 
-    Kept as plain tuples (see the module's docstring): ``points`` maps a line to the rows of its
-    accepted moves (the move's :data:`KeptKey`, the move, the reply, done) and the hint;
-    ``refutations`` a line and a wrong move to the reply, its notation and what it captures."""
+    Kept as plain tuples (see the module's docstring): ``points`` maps a line to its
+    :data:`PointRow`; ``refutations`` a line and a wrong move to the reply, its notation and what
+    it captures."""
 
-    points: dict[str, tuple[tuple[tuple[KeptKey, str, str, bool], ...], int]]
+    points: dict[str, PointRow]
     solution: tuple[str, ...]
     complete: bool
     #: (line, wrong move's route) -> (reply, notation, captured), as the worker stored it
@@ -199,7 +203,7 @@ def build_judge(proof: dict[str, Any]) -> Judge:
     the accepted moves, each with the defender's most stubborn reply, and the hint (the best
     move's start square)."""
     tree = engine.proof_tree(proof)
-    points: dict[str, tuple[tuple[tuple[KeptKey, str, str, bool], ...], int]] = {}
+    points: dict[str, PointRow] = {}
 
     def walk(line: list[str]) -> None:
         moves = tree.accepted(line)
