@@ -9,7 +9,7 @@ can add a set to a class's review; a daily reminder mail is off unless asked for
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -76,20 +76,29 @@ def solve_gain(client, attempt: int, query: str = "") -> str:
 
 
 def age(card: Card, days: float) -> None:
-    """Move the card's whole history ``days`` into the past (as if reviewed then)."""
+    """Move the card's whole history ``days`` into the past (as if reviewed then).
+
+    The schedule (the due date and the scheduler's state) moves by ``days`` exactly. The times the
+    page words by calendar day ("3 days ago") move by whole days of the local calendar, so the
+    wording does not depend on the hour the test runs at (3.01 days before 00:10 is 4 days ago).
+    """
     shift = timedelta(days=days)
+    back = timedelta(days=int(days))
+
+    def earlier(when: datetime | None) -> datetime | None:
+        # aware arithmetic in the local zone keeps the wall-clock time: exactly int(days) dates back
+        return timezone.localtime(when) - back if when else None
+
     state = dict(card.state)
     for key in ("due", "last_review"):
         if state.get(key):
-            from datetime import datetime
-
             state[key] = (datetime.fromisoformat(state[key]) - shift).isoformat()
     Card.objects.filter(pk=card.pk).update(
         state=state,
         due=card.due - shift,
-        last_review=card.last_review - shift if card.last_review else None,
-        last_missed=card.last_missed - shift if card.last_missed else None,
-        created=card.created - shift,
+        last_review=earlier(card.last_review),
+        last_missed=earlier(card.last_missed),
+        created=earlier(card.created),
     )
     card.refresh_from_db()
 
