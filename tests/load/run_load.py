@@ -190,6 +190,8 @@ class Stack:
         self._run([PY, "manage.py", "migrate", "--noinput", "-v0"])
         self._run([PY, "manage.py", "collectstatic", "--noinput", "-v0"])
         self._run([PY, str(HERE / "seed.py"), str(self.users), str(self.dir / "plan.json")])
+        if self.backend == "postgres":
+            self._analyze()
         # the production settings (gunicorn.conf.py: one sync worker per core) unless
         # LOAD_GUNICORN_WORKERS says otherwise
         if os.environ.get("LOAD_GUNICORN_WORKERS"):
@@ -253,6 +255,26 @@ class Stack:
             conn.execute(f'CREATE DATABASE "{name}"')
         self.database = (base, name)
         self.env["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+
+    def _analyze(self) -> None:
+        """Give the planner its statistics after the bulk load, as a production server does.
+
+        A production PostgreSQL runs autovacuum, which analyzes a table within a minute of a
+        bulk load. A server started with ``autovacuum = off`` (as this machine's and CI's are)
+        never does: every query of the run would then be planned on default estimates, and a
+        lookup of one puzzle by its id may walk the (variant, verdict, difficulty) index over
+        the whole variant instead of the primary key (3 ms instead of 0.1 ms)."""
+        import psycopg
+
+        base, name = self.database
+        with psycopg.connect(
+            base.rsplit("/", 1)[0] + "/" + name, autocommit=True, connect_timeout=5
+        ) as conn:
+            autovacuum = conn.execute("SHOW autovacuum").fetchone()[0]
+            conn.execute("ANALYZE")
+        self.log(
+            f"[{self.backend}] analyzed after the seed (the server's autovacuum is {autovacuum})"
+        )
 
     def _wait_healthy(self, seconds: float = 90) -> None:
         deadline = time.monotonic() + seconds
