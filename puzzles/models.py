@@ -629,7 +629,7 @@ def served_puzzle(pk: int) -> Puzzle | None:
     day = timezone.localdate()
     return _served.get(
         (pk, day),
-        lambda: _served_rows(day).filter(pk=pk).first(),
+        lambda: _served_rows(day).filter(pk=pk).order_by().first(),
         keep=lambda puzzle: puzzle is not None and puzzle.is_public,
     )
 

@@ -137,7 +137,7 @@ def next_puzzle(
     pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
     choice = (rng or random).choice(pool[:NEAREST])
     # the stream only needs the address
-    puzzle = public_pool(variant).only("pk", "variant").filter(pk=choice[0]).first()
+    puzzle = public_pool(variant).only("pk", "variant").filter(pk=choice[0]).order_by().first()
     if puzzle is None and not _retry:  # left the pool since the rows were read: read them again
         forget_pool()
         return next_puzzle(

@@ -242,7 +242,7 @@ def cached_judge(pk: int, revision: int, verified_at: object) -> Judge:
     key, so it is seen at once). Reads the proof column alone."""
     from .models import Puzzle  # the models use the judge: read the row lazily
 
-    proof = Puzzle.objects.filter(pk=pk).values_list("proof", flat=True).first()
+    proof = Puzzle.objects.filter(pk=pk).values_list("proof", flat=True).order_by().first()
     return build_judge(proof or {})
 
 

@@ -453,6 +453,27 @@ def test_the_kept_pool_expires(client, gain, monkeypatch):
     assert _pool_reads(queries.captured_queries) == 2
 
 
+def test_a_puzzle_read_by_its_id_is_not_ordered_by_the_pools_index(client, gain):
+    """A lookup by id carries no ORDER BY of the model's ordering (variant, difficulty, id): with
+    it, PostgreSQL may walk the (variant, verdict, difficulty) index over the whole variant to
+    find one row instead of reading the primary key."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    stream.forget_pool()
+    with CaptureQueriesContext(connection) as queries:
+        location = client.get("/puzzles/czech/")["Location"]
+        client.get(location)
+    by_id = [
+        q["sql"]
+        for q in queries.captured_queries
+        if 'FROM "puzzles_puzzle"' in q["sql"]
+        and re.search(r'"puzzles_puzzle"."id" = \d', q["sql"])
+    ]
+    assert len(by_id) >= 3  # the stream's check, the served puzzle and its proof
+    assert not [sql for sql in by_id if '"difficulty" ASC' in sql.split("ORDER BY")[-1]]
+
+
 def test_a_puzzle_that_left_the_pool_elsewhere_is_not_served_from_the_kept_rows(client, gain):
     capture = make_puzzle("czech_capture")
     client.get("/puzzles/czech/")  # the rows of both are kept
