@@ -20,7 +20,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -202,6 +202,17 @@ class Puzzle(models.Model):
         _("verdict"), max_length=12, choices=Verdict, default=Verdict.PENDING
     )
     proof = models.JSONField(_("proof"), null=True, blank=True)
+    #: whether the proof's tree is complete (the trainer judges by it; a proof without the key
+    #: is): kept by the database from the proof on every write, ``update()`` included, so that
+    #: reading the pool does not open every proof's JSON (13 ms for 3,000 puzzles)
+    proof_complete = models.GeneratedField(
+        expression=Case(
+            When(proof__proof_complete=False, then=Value(False)),
+            default=Value(True),
+        ),
+        output_field=models.BooleanField(),
+        db_persist=True,
+    )
     engine_version = models.CharField(_("engine version"), max_length=40, blank=True)
     limits = models.JSONField(
         _("limits"),

@@ -453,6 +453,29 @@ def test_the_kept_pool_expires(client, gain, monkeypatch):
     assert _pool_reads(queries.captured_queries) == 2
 
 
+def test_a_proof_marked_incomplete_leaves_the_pool_however_it_is_written(client, gain):
+    """``Puzzle.proof_complete`` is kept by the database from the proof: a verdict written with
+    ``update()``, as the worker writes it, takes the puzzle out of the stream as a save does; a
+    proof without the key counts as complete."""
+    capture = make_puzzle("czech_capture")
+    proof = {k: v for k, v in gain.proof.items() if k != "proof_complete"}
+
+    def pool() -> set[int]:
+        stream.forget_pool()  # no signal for update(): as if another process had written it
+        return {row[0] for row in stream.pool_rows("czech")}
+
+    Puzzle.objects.filter(pk=gain.pk).update(proof={**proof, "proof_complete": False})
+    assert Puzzle.objects.get(pk=gain.pk).proof_complete is False
+    assert gain.pk not in pool() and capture.pk in pool()
+    for _ in range(6):
+        assert client.get("/puzzles/czech/")["Location"] == f"/puzzles/czech/{capture.pk}/"
+    Puzzle.objects.filter(pk=gain.pk).update(proof=proof)
+    assert Puzzle.objects.get(pk=gain.pk).proof_complete is True
+    assert gain.pk in pool()
+    Puzzle.objects.filter(pk=gain.pk).update(proof={**proof, "proof_complete": True})
+    assert gain.pk in pool()
+
+
 def test_a_puzzle_read_by_its_id_is_not_ordered_by_the_pools_index(client, gain):
     """A lookup by id carries no ORDER BY of the model's ordering (variant, difficulty, id): with
     it, PostgreSQL may walk the (variant, verdict, difficulty) index over the whole variant to
