@@ -18,8 +18,11 @@ from .player import Player
 GOAL_FILTERS = ("capture", "gain", "win")
 #: how many of the puzzles nearest the player's rating the stream chooses from
 NEAREST = 5
-#: how long a process keeps the rows of the pool (:func:`pool_rows`), in seconds
-POOL_SECONDS = 30.0
+#: how long a process keeps the rows of the pool (:func:`pool_rows`), in seconds. Any change of
+#: the pool (a save, a verdict, a reservation) drops them at once in every process (``core.kept``);
+#: this bounds only how old the puzzles' ratings are, which just rank puzzles near the player's
+#: rating (a read of a variant's rows costs about 20 ms: every 30 s it was the stream's p99)
+POOL_SECONDS = 300.0
 
 
 def servable(variant: str) -> QuerySet[Puzzle]:
