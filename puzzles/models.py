@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.kept import Kept
+from core.kept import Kept, bump
 from core.variants import VARIANT_CHOICES
 
 from . import engine, glicko2, signals
@@ -468,6 +468,8 @@ class Puzzle(models.Model):
             updates.update(verdict=Verdict.PENDING, attempts=0, error="")
         if not Puzzle.objects.filter(pk=pk, revision=revision).update(**updates):
             return False
+        if force:  # back to pending, it left the pool: every process reads the pool again
+            transaction.on_commit(lambda: bump("puzzles"))
         enqueue_on_commit(pk, revision)
         return True
 
@@ -634,8 +636,8 @@ def served_puzzle(pk: int) -> Puzzle | None:
     Every move and puzzle page needs its puzzle, the same row for every player: a puzzle of the
     site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`
     (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle
-    or a daily puzzle, reserves puzzles for the exams, or a worker writes a verdict), by date,
-    so that no kept ``daily_today`` outlives its day. A teacher's puzzle, which its author may
+    or a daily puzzle, reserves puzzles for the exams, sends a puzzle to be proven again, or a
+    worker writes a verdict), by date, so that no kept ``daily_today`` outlives its day. A teacher's puzzle, which its author may
     be editing, is read every time."""
     day = timezone.localdate()
     return _served.get(

@@ -77,6 +77,18 @@ def test_the_pool_is_read_again_when_a_worker_writes_a_verdict(django_capture_on
     assert puzzle.pk not in {row[0] for row in stream.pool_rows(puzzle.variant)}
 
 
+def test_the_pool_is_read_again_when_a_puzzle_is_sent_to_be_proven_again(
+    django_capture_on_commit_callbacks,
+):
+    puzzle = make_puzzle("czech_gain")
+    assert puzzle.pk in {row[0] for row in stream.pool_rows(puzzle.variant)}
+    here = dict(stream._pool.values)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert puzzle.verify_again()
+    stream._pool.values.update(here)  # as in another process: only the generation changed
+    assert puzzle.pk not in {row[0] for row in stream.pool_rows(puzzle.variant)}
+
+
 def test_todays_daily_puzzle_set_by_another_process_is_known_here_at_once():
     puzzle = make_puzzle("czech_gain")
     assert puzzle.pk not in daily.todays_ids()
