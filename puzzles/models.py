@@ -637,8 +637,8 @@ def served_puzzle(pk: int) -> Puzzle | None:
     site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`
     (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle
     or a daily puzzle, reserves puzzles for the exams, sends a puzzle to be proven again, or a
-    worker writes a verdict), by date, so that no kept ``daily_today`` outlives its day. A teacher's puzzle, which its author may
-    be editing, is read every time."""
+    worker writes a verdict), by date, so that no kept ``daily_today`` outlives its day. A
+    teacher's puzzle, which its author may be editing, is read every time."""
     day = timezone.localdate()
     return _served.get(
         (pk, day),
