@@ -216,6 +216,14 @@ if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
+# The page parts every visitor of a kind shares (the main navigation: its links and words by
+# language, variant and section), kept by each process ({% cache %} uses this alias): the same for
+# everyone and changed only by a deploy, so not worth a round trip to Redis.
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 # The live lessons' channel layer (Django Channels): Redis when REDIS_URL (or
 # DAMA_CHANNELS_REDIS_URL, a database of its own) is set, which every process of the site shares
 # (gunicorn's workers send, the ASGI server's consumers receive); otherwise one process's memory,

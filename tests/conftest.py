@@ -118,13 +118,18 @@ def drop_pools() -> None:
 
 @pytest.fixture(autouse=True)
 def _empty_kept_values():
-    """Each test starts with empty process caches (core.kept): a test database rolled back sends
-    no signal, so values kept from the test before would outlive its rows."""
+    """Each test starts with empty process caches (core.kept, the kept page fragments): a test
+    database rolled back sends no signal, so values kept from the test before would outlive its
+    rows."""
+    from django.core.cache import caches
+
     from core import kept
 
     kept.forget_process()
+    caches["template_fragments"].clear()
     yield
     kept.forget_process()
+    caches["template_fragments"].clear()
 
 
 @pytest.fixture(autouse=True)
