@@ -73,6 +73,7 @@ def on_own_redis(own_redis, settings):
 
     previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
     settings.CACHES = {
+        **settings.CACHES,  # the process's own page fragments (template_fragments) stay
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": own_redis.url,
