@@ -10,7 +10,10 @@ For each backend it starts, in a temporary folder and on free loopback ports:
 seeds it (tests/load/seed.py), runs locust headless (tests/load/locustfile.py) with LOAD_USERS
 users for LOAD_SECONDS (at nice 10, LOAD_CLIENT_NICE, so that the load generator on the same
 cores yields to the server it measures), stops everything and prints requests per second, p50/p95/p99 per endpoint
-(client latency and the server's own time from the Server-Timing header) and the errors. The
+(client latency and the server's own time from the Server-Timing header) and the errors, and
+the CPU the run took (:class:`CpuMeter`): the server's processes (web, database, Redis, worker)
+and the load generator, each in seconds and per request, with the requests a second the
+server's own CPU would answer on the machine's cores were the load generator elsewhere. The
 report is also written to LOAD_REPORT (default var/load-report.md), its figures to the same name
 with ``.json`` and every request's server time, by backend and endpoint, with ``.times.json``
 (to pool the runs of an experiment). Exit status 1 on any error.
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -47,9 +51,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -106,6 +113,78 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
     return ordered[index]
+
+
+class CpuMeter:
+    """The CPU seconds (user + system) that the processes of a run take while locust runs, by
+    role: ``web`` (gunicorn and its workers), ``worker`` (Celery, its pool too), ``redis`` (the
+    run's own server), ``database`` (PostgreSQL's processes: the server is shared, but during a
+    run only the run uses it) and ``play worker``; the load generator's is read by
+    :func:`run_locust` (``resource.getrusage`` of the child it waits for).
+
+    A thread reads every process's total with psutil once a second and keeps the last reading of
+    each, so a process that ends during the run (a database connection Django closes after
+    ``DB_CONN_MAX_AGE``, a new one opened for the next request) loses at most a second of its
+    CPU; a process that was there before the run counts only what it took after the first
+    reading. The machine's busy and idle time (``psutil.cpu_times``) is read the same way."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.first: dict[int, float] = {}
+        self.last: dict[int, tuple[str, float]] = {}
+        self.started = False
+        self.machine_first = psutil.cpu_times()
+        self.machine_last = self.machine_first
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _processes(self):
+        for name, proc in self.stack.procs:
+            role = "web" if name == "gunicorn" else name
+            try:
+                root = psutil.Process(proc.pid)
+                yield from ((role, p) for p in [root, *root.children(recursive=True)])
+            except psutil.NoSuchProcess:
+                continue
+        if self.stack.database:
+            for p in psutil.process_iter(["name"]):
+                if p.info["name"] == "postgres" or (p.info["name"] or "").startswith("postgres:"):
+                    yield "database", p
+
+    def read(self) -> None:
+        for role, p in self._processes():
+            try:
+                t = p.cpu_times()
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            total = t.user + t.system
+            # a process first seen after the start took all of its CPU during the run
+            self.first.setdefault(p.pid, 0.0 if self.started else total)
+            self.last[p.pid] = (role, total)
+        self.machine_last = psutil.cpu_times()
+        self.started = True
+
+    def _loop(self) -> None:
+        while not self._stop.wait(1.0):
+            self.read()
+
+    def start(self) -> None:
+        self.read()
+        self._thread.start()
+
+    def stop(self) -> dict[str, float]:
+        """Seconds of CPU by role during the run, and ``busy`` and ``idle`` for the machine."""
+        self._stop.set()
+        self._thread.join()
+        self.read()
+        roles: dict[str, float] = {}
+        for pid, (role, total) in self.last.items():
+            roles[role] = roles.get(role, 0.0) + total - self.first.get(pid, 0.0)
+        a, b = self.machine_first, self.machine_last
+        idle = (b.idle - a.idle) + (getattr(b, "iowait", 0.0) - getattr(a, "iowait", 0.0))
+        roles["machine idle"] = idle
+        roles["machine busy"] = sum(b) - sum(a) - idle
+        return roles
 
 
 class Stack:
@@ -324,7 +403,9 @@ class Stack:
         ]
 
 
-def run_locust(stack: Stack, users: int, seconds: int) -> dict:
+def run_locust(stack: Stack, users: int, seconds: int) -> tuple[dict, dict[str, float]]:
+    """Locust's results, and the CPU seconds by role while it ran (:class:`CpuMeter`, and
+    ``load generator``: locust's own)."""
     results = stack.dir / "results.json"
     env = {**stack.env, "LOAD_PLAN": str(stack.dir / "plan.json"), "LOAD_RESULTS": str(results)}
     args = [
@@ -354,15 +435,45 @@ def run_locust(stack: Stack, users: int, seconds: int) -> dict:
         os.nice(nice)
         group_nice(os.getpid(), nice)
 
+    meter = CpuMeter(stack)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    meter.start()
     with open(stack.dir / "locust.log", "w") as out:
         subprocess.run(
             args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=seconds + 120,
             start_new_session=True, preexec_fn=lower if nice else None,
         )  # fmt: skip
-    return json.loads(results.read_text())
+    cpu = meter.stop()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu["load generator"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads(results.read_text()), cpu
 
 
-def summarize(backend: str, raw: dict, seconds: int, server_errors: list[str]) -> dict:
+SERVER_ROLES = ("web", "database", "redis", "worker")
+
+
+def cpu_summary(cpu: dict[str, float], requests: int) -> dict:
+    """The run's CPU by role (seconds), the server's CPU a request (ms) and the requests a second
+    the server's own CPU would answer on this machine's cores with the load generator elsewhere
+    (``capacity_rps``: an upper bound, as if nothing but CPU limited the server)."""
+    server = sum(cpu.get(role, 0.0) for role in SERVER_ROLES)
+    per_request = 1000 * server / requests if requests else 0.0
+    cores = os.cpu_count() or 1
+    return {
+        "seconds": {k: round(v, 2) for k, v in cpu.items()},
+        "server_ms_per_request": per_request,
+        "role_ms_per_request": {
+            role: 1000 * cpu.get(role, 0.0) / requests if requests else 0.0
+            for role in (*SERVER_ROLES, "load generator")
+        },
+        "cores": cores,
+        "capacity_rps": 1000 * cores / per_request if per_request else 0.0,
+    }
+
+
+def summarize(
+    backend: str, raw: dict, seconds: int, server_errors: list[str], cpu: dict[str, float]
+) -> dict:
     rows = []
     total = 0
     errors = sum(len(v) for v in raw["errors"].values())
@@ -396,6 +507,7 @@ def summarize(backend: str, raw: dict, seconds: int, server_errors: list[str]) -
         "error_samples": {k: v[:3] for k, v in raw["errors"].items()},
         "server_errors": server_errors[:10],
         "rows": rows,
+        "cpu": cpu_summary(cpu, total),
     }
 
 
@@ -419,6 +531,26 @@ def markdown(summary: dict, users: int) -> str:
             f"| {row['endpoint']} | {row['requests']} | {row['rps']:.2f} | {c} | {s} | {st} "
             f"| {row['errors']} |"
         )
+    cpu = summary["cpu"]
+    seconds = cpu["seconds"]
+    busy, idle = seconds.get("machine busy", 0.0), seconds.get("machine idle", 0.0)
+    each = cpu["role_ms_per_request"]
+    lines += [
+        "",
+        "CPU while locust ran, seconds: "
+        + ", ".join(
+            f"{role} {seconds[role]:.1f}"
+            for role in (*SERVER_ROLES, "play worker", "load generator")
+            if role in seconds
+        )
+        + f"; the machine busy {busy:.1f}, idle {idle:.1f} "
+        f"({100 * busy / (busy + idle) if busy + idle else 0:.0f} % busy).",
+        f"The server's CPU a request: {cpu['server_ms_per_request']:.2f} ms ("
+        + ", ".join(f"{role} {each[role]:.2f}" for role in SERVER_ROLES if role in seconds)
+        + f"); the load generator's {each['load generator']:.2f} ms. With the load generator "
+        f"elsewhere, the server's {cpu['cores']} cores would answer at most about "
+        f"{cpu['capacity_rps']:.0f} requests/s of this mix.",
+    ]
     if summary["errors"]:
         lines += ["", "Errors: " + json.dumps(summary["error_samples"])]
     return "\n".join(lines) + "\n"
@@ -442,10 +574,10 @@ def main() -> int:
         try:
             stack.start()
             print(f"[{backend}] {users} users for {seconds} s against {stack.url}", flush=True)
-            raw = run_locust(stack, users, seconds)
+            raw, cpu = run_locust(stack, users, seconds)
         finally:
             stack.stop()
-        summary = summarize(backend, raw, seconds, stack.server_errors())
+        summary = summarize(backend, raw, seconds, stack.server_errors(), cpu)
         summaries.append(summary)
         times[backend] = {name: t["server"] for name, t in sorted(raw["timings"].items())}
         print(markdown(summary, users), flush=True)

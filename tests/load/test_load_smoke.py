@@ -1,6 +1,7 @@
 """A short run of the load test (tests/load/run_load.py): 10 users for 20 s against gunicorn and a
-worker, on the embedded default (SQLite) and on PostgreSQL + Redis. It asserts no errors only: the
-timings of a shared CI machine mean nothing; `make load` measures them."""
+worker, on the embedded default (SQLite) and on PostgreSQL + Redis. It asserts no errors, and that
+the report has its figures (server times, CPU by role), not their values: the timings of a shared
+CI machine mean nothing; `make load` measures them."""
 
 from __future__ import annotations
 
@@ -64,3 +65,11 @@ def test_a_short_load_run_has_no_errors(backend, tmp_path):
     times = json.loads(report.with_suffix(".times.json").read_text())[backend]
     move = next(row for row in summary["rows"] if row["endpoint"] == "move")
     assert len(times["move"]) == move["requests"] and min(times["move"]) > 0
+    # the CPU the run took, by role: the web server's and the load generator's are never none,
+    # and the server's CPU a request gives the requests a second the cores could answer
+    cpu = summary["cpu"]
+    assert cpu["seconds"]["web"] > 0 and cpu["seconds"]["load generator"] > 0, cpu
+    assert ("database" in cpu["seconds"]) == (backend == "postgres"), cpu
+    assert cpu["server_ms_per_request"] > 0
+    assert cpu["capacity_rps"] == pytest.approx(1000 * cpu["cores"] / cpu["server_ms_per_request"])
+    assert "The server's CPU a request" in report.read_text()
