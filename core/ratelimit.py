@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 
 #: cache backends that every process of a site shares, with an atomic ``incr``
 SHARED_CACHE_BACKENDS = {
+    "django_redis.cache.RedisCache",
     "django.core.cache.backends.redis.RedisCache",
     "django.core.cache.backends.memcached.PyMemcacheCache",
     "django.core.cache.backends.memcached.PyLibMCCache",

@@ -74,12 +74,14 @@ def on_own_redis(own_redis, settings):
     previous = (app.conf.broker_url, dict(app.conf.broker_transport_options or {}))
     settings.CACHES = {
         **settings.CACHES,  # the process's own page fragments (template_fragments) stay
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # the caches as settings.py makes them with REDIS_URL (cached_db sessions)
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": own_redis.url},
+        "sessions": {
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": own_redis.url,
+            "KEY_PREFIX": "sessions",
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True},
         },
-        # the sessions' cache as settings.py makes it with REDIS_URL (cached_db sessions)
-        "sessions": {"BACKEND": "core.cache.TolerantRedisCache", "LOCATION": own_redis.url},
     }
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     settings.SESSION_CACHE_ALIAS = "sessions"

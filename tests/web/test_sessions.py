@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import gc
+import json
 import runpy
 from pathlib import Path
 
@@ -49,15 +50,28 @@ def test_sessions_are_cached_on_redis_and_kept_in_the_database(tmp_path):
     without = run(code, tmp_path).stdout.split()
     assert with_redis == [
         "django.contrib.sessions.backends.cached_db",
-        "core.cache.TolerantRedisCache",
+        "django_redis.cache.RedisCache",
     ]
     # a locmem cache would be one per process: without Redis the database alone
     assert without == ["django.contrib.sessions.backends.db", "None"]
 
 
+def test_the_tested_session_cache_is_the_one_settings_make(tmp_path):
+    """DOWN (below) is the settings' sessions cache but for its address."""
+    code = "import json; print(json.dumps(s.CACHES['sessions']))"
+    made = json.loads(run(code, tmp_path, REDIS_URL="redis://r:6379/1").stdout)
+    assert made == {**DOWN["sessions"], "LOCATION": "redis://r:6379/1"}
+
+
 DOWN = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "sessions": {"BACKEND": "core.cache.TolerantRedisCache", "LOCATION": "redis://127.0.0.1:1/0"},
+    # the sessions' cache as settings.py makes it (REDIS_URL), on a port where nothing listens
+    "sessions": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+        "KEY_PREFIX": "sessions",
+        "OPTIONS": {"IGNORE_EXCEPTIONS": True},
+    },
 }
 
 

@@ -116,7 +116,7 @@ def test_redis_url_switches_broker_and_cache(tmp_path):
     )
     assert result.stdout.split() == [
         "redis://r:6379/1",
-        "django.core.cache.backends.redis.RedisCache",
+        "django_redis.cache.RedisCache",
     ]
 
 
@@ -229,13 +229,9 @@ def test_the_shared_cache_check_is_for_production_only(settings):
     assert check_shared_cache() == []
     settings.DEBUG = False
     assert [error.id for error in check_shared_cache()] == ["dama.E001"]
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://r",
-        }
-    }
-    assert check_shared_cache() == []
+    for backend in ("django_redis.cache.RedisCache", "django.core.cache.backends.redis.RedisCache"):
+        settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": "redis://r"}}
+        assert check_shared_cache() == []
 
 
 def test_trusted_proxies_are_addresses_or_networks(tmp_path):
