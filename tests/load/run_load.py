@@ -173,7 +173,8 @@ class CpuMeter:
         self._thread.start()
 
     def stop(self) -> dict[str, float]:
-        """Seconds of CPU by role during the run, and ``busy`` and ``idle`` for the machine."""
+        """Seconds of CPU by role during the run, and the machine's (``machine busy``,
+        ``machine idle``: all its cores)."""
         self._stop.set()
         self._thread.join()
         self.read()
