@@ -216,8 +216,24 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # Django's own RedisCache makes a redis-py client object on every call (about 0.07 ms of the
 # 0.1 ms a read took here; a request makes two to eight of them). The default alias raises when
 # Redis is down: its users (core.kept, core.ratelimit, review) catch that and go on without it.
+
+
+def redis_caches(url: str) -> dict[str, dict]:
+    """The cache aliases on the Redis at ``url``: ``default``, and ``sessions`` for the cached_db
+    session store (below). The tests that move the caches to another Redis take them from here."""
+    return {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url},
+        "sessions": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "sessions",
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True},
+        },
+    }
+
+
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": redis_caches(REDIS_URL)["default"]}
 # The page parts every visitor of a kind shares (the main navigation: its links and words by
 # language, variant and section), kept by each process ({% cache %} uses this alias): the same for
 # everyone and changed only by a deploy, so not worth a round trip to Redis.
@@ -254,12 +270,7 @@ if DAMA_CHANNELS_REDIS_URL:
 # store: a locmem cache is per process.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 if REDIS_URL:
-    CACHES["sessions"] = {
-        "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "sessions",
-        "OPTIONS": {"IGNORE_EXCEPTIONS": True},
-    }
+    CACHES["sessions"] = redis_caches(REDIS_URL)["sessions"]
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True

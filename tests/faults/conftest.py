@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from dama_learn.settings import redis_caches
 from tests.conftest import drop_pools, service_unavailable
 from tests.services.conftest import FAST_REDELIVERY, Worker, use_broker
 from tests.web.test_worker import database_url_for_worker
@@ -75,13 +76,7 @@ def on_own_redis(own_redis, settings):
     settings.CACHES = {
         **settings.CACHES,  # the process's own page fragments (template_fragments) stay
         # the caches as settings.py makes them with REDIS_URL (cached_db sessions)
-        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": own_redis.url},
-        "sessions": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": own_redis.url,
-            "KEY_PREFIX": "sessions",
-            "OPTIONS": {"IGNORE_EXCEPTIONS": True},
-        },
+        **redis_caches(own_redis.url),
     }
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     settings.SESSION_CACHE_ALIAS = "sessions"

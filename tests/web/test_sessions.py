@@ -18,6 +18,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from dama_learn.settings import redis_caches
 from tests.conftest import PASSWORD
 from tests.web.test_settings import run
 
@@ -66,12 +67,7 @@ def test_the_tested_session_cache_is_the_one_settings_make(tmp_path):
 DOWN = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # the sessions' cache as settings.py makes it (REDIS_URL), on a port where nothing listens
-    "sessions": {
-        "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "KEY_PREFIX": "sessions",
-        "OPTIONS": {"IGNORE_EXCEPTIONS": True},
-    },
+    "sessions": redis_caches("redis://127.0.0.1:1/0")["sessions"],
 }
 
 
