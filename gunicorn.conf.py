@@ -31,9 +31,15 @@ def post_worker_init(worker):
     collection walked, 20-60 ms on a 2-core machine, inside some request. The judges of the
     proofs a worker keeps and the pool's rows are tuples of strings and numbers, which the
     collector stops tracking (``puzzles/trainer.py``, ``puzzles/stream.py``). Python's own
-    collector runs as usual."""
+    collector runs as usual.
+
+    The servable puzzles of the site's pool are read here too, in one query, and kept as the
+    puzzle pages would keep them one by one (``puzzles.models.keep_served_pool``): no page of the
+    pool waits for its row, and the rows are frozen with the rest. A database that is down now
+    leaves them to the pages."""
     import contextlib
     import gc
+    import logging
 
     from django.core.cache import caches
     from django.urls import reverse
@@ -44,6 +50,12 @@ def post_worker_init(worker):
         # cache that is down now is the requests' concern, not the start's
         with contextlib.suppress(Exception):
             cache.get("gunicorn-worker-start")
+    from puzzles.models import keep_served_pool
+
+    try:
+        keep_served_pool()
+    except Exception as exc:  # the database is down or not migrated: the pages read the rows
+        logging.getLogger("gunicorn.error").warning("the puzzle pool was not kept: %s", exc)
     gc.collect()
     gc.freeze()
 

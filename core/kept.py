@@ -97,6 +97,19 @@ class Kept:
             self.values[key] = (current, now, value)
         return value
 
+    def fill(self, values: dict[Any, Any]) -> int:
+        """Keep ``values`` (by key) as if each had just been made (a process warming up); return
+        how many were kept (none while the cache cannot say the generation)."""
+        current = generation(self.group)
+        if current is None:
+            return 0
+        now = time.monotonic()
+        items = list(values.items())[: self.size]
+        if len(self.values) + len(items) > self.size:
+            self.values.clear()
+        self.values.update((key, (current, now, value)) for key, value in items)
+        return len(items)
+
     def forget(self) -> None:
         self.values.clear()
 

@@ -7,6 +7,7 @@ of it (whose attempts, where a visitor's rating is kept) and nothing else. Views
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,6 @@ from .models import Attempt
 
 #: the session's progress key of the trainer (``core.progress``: handed over at login)
 PROGRESS_KEY = rating.PROGRESS_KEY
-#: how many attempt ids a visitor's session keeps
-VISITOR_ATTEMPTS = 500
 
 
 @dataclass(eq=False)
@@ -59,32 +58,32 @@ class Player:
     def update_progress(self, data: dict[str, Any]) -> None:
         progress.update_session_data(self, PROGRESS_KEY, data)
 
-    def visitor_attempt_ids(self) -> list[int]:
-        return list(self.progress().get("attempts", []))
-
-    def session_key(self) -> str:
-        if not getattr(self.session, "session_key", None) and hasattr(self.session, "save"):
-            self.session.save()
-        return getattr(self.session, "session_key", None) or ""
+    def visitor_token(self, *, make: bool = False) -> str:
+        """The visitor's own random token, which their attempts carry (``Attempt.visitor``):
+        made, and written to the session, with their first attempt only, so that opening a
+        puzzle does not write the session. Empty for an account, or before the first attempt."""
+        if self.is_account:
+            return ""
+        token = str(self.progress().get("visitor", ""))
+        if not token and make:
+            token = secrets.token_urlsafe(24)
+            self.update_progress({"visitor": token})
+        return token
 
     # -- attempts ----------------------------------------------------------------------------------
 
     def attempts(self) -> QuerySet[Attempt]:
-        """The attempts of the account, or of the visitor (the ids their session holds)."""
+        """The attempts of the account, or of the visitor (those carrying their token)."""
         if self.is_account:
             return Attempt.objects.filter(user=self.user)
-        return Attempt.objects.filter(user__isnull=True, pk__in=self.visitor_attempt_ids())
+        token = self.visitor_token()
+        if not token:
+            return Attempt.objects.none()
+        return Attempt.objects.filter(user__isnull=True, visitor=token)
 
     def may_own(self, pk: int) -> bool:
-        """Whether attempt ``pk`` can be this player's (a visitor's must be in the session)."""
-        return self.is_account or pk in self.visitor_attempt_ids()
-
-    def remember(self, attempt: Attempt) -> None:
-        """A visitor's new attempt is theirs: its id is kept in the session (an account's
-        attempts are its rows; the session is not written)."""
-        if not self.is_account:
-            ids = self.visitor_attempt_ids()[-VISITOR_ATTEMPTS:]
-            self.update_progress({"attempts": [*ids, attempt.pk]})
+        """Whether attempt ``pk`` can be this player's (a visitor has made an attempt)."""
+        return self.is_account or bool(self.visitor_token())
 
     # -- ratings -----------------------------------------------------------------------------------
 

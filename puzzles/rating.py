@@ -126,7 +126,9 @@ def move_attempts_to_account(user, data: dict[str, Any]) -> None:
     """A visitor logged in or signed up: their attempts become the account's, the account's
     first attempt at each puzzle is marked again, and each first attempt with a result is rated
     (in the order played)."""
-    ids = [int(i) for i in data.get("attempts", []) if str(i).isdecimal()]
+    token = str(data.get("visitor", ""))
+    theirs = Attempt.objects.filter(visitor=token, user__isnull=True)
+    ids = list(theirs.values_list("pk", flat=True)) if token else []
     if not ids:
         return
     Attempt.objects.filter(pk__in=ids, user__isnull=True).update(user=user)

@@ -49,15 +49,15 @@ def exam_reserved() -> QuerySet:
 
 
 def playable(variant: str, pk: int) -> Puzzle | None:
-    """Puzzle ``pk`` of ``variant`` if the trainer can serve it (proven unique, with a complete
-    proof), without its heavy columns (:func:`~puzzles.models.served_puzzle`: the pool's are
-    kept by the process). The proof's completeness is the judge's (:meth:`Puzzle.judge`), not a
-    query into the JSON."""
+    """Puzzle ``pk`` of ``variant`` if the trainer can serve it, as :func:`servable` says
+    (proven unique, with a proof whose tree is complete), without its heavy columns
+    (:func:`~puzzles.models.served_puzzle`: the pool's are kept by the process). The row says
+    it (``has_proof``, ``proof_complete``): the proof itself is read at the first move
+    (:meth:`Puzzle.judge`), not to show the page."""
     puzzle = served_puzzle(pk)
     if puzzle is None or puzzle.variant != variant or puzzle.verdict != Verdict.UNIQUE:
         return None
-    judge = puzzle.judge()
-    return puzzle if judge.points and judge.complete else None
+    return puzzle if puzzle.has_proof and puzzle.proof_complete else None
 
 
 def sets_reaching(user, puzzle: Puzzle) -> QuerySet:

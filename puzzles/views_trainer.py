@@ -306,14 +306,15 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     A teacher's puzzle is there only for its author and for the teachers and students of a class
     it is assigned to (404 for anyone else); ``?set=`` is logged on the attempt only when that
     set holds the puzzle and is assigned to a class of the player's (otherwise it is ignored).
-    Today's daily puzzle is played only as the daily puzzle (this address leads there).
+    Today's daily puzzle is played only as the daily puzzle (this address leads there). The page
+    shows its variant, but opening a puzzle by its address does not make it the player's variant
+    (the stream and the daily page, which they choose, do): a page writes no session.
     """
     puzzle = _puzzle(variant, pk)
     if not can_solve(request.user, puzzle):
         raise Http404(_("No such puzzle."))
     if daily_mod.is_todays(puzzle):
         return redirect("puzzles:daily", variant=variant)
-    _remember(request, variant)
     set_id = set_for_attempt(request.user, puzzle, _int(request.GET.get("set")))
     attempt = Attempt.open(
         Player.of(request), puzzle, set_id=set_id, replay=bool(request.GET.get("replay"))

@@ -97,3 +97,48 @@ def test_todays_daily_puzzle_set_by_another_process_is_known_here_at_once():
     )
     another_process_changed_the_puzzles()
     assert puzzle.pk in daily.todays_ids()
+
+
+def test_a_worker_keeps_the_servable_pool_at_start_so_its_pages_read_no_puzzle_row(client, teacher):
+    """gunicorn's ``post_worker_init`` reads the servable puzzles of the site's pool in one query
+    (``keep_served_pool``): their pages then read no puzzle row, until any process changes the
+    puzzles. A teacher's own puzzle and a puzzle not proven unique are not kept."""
+    import gc
+    import re
+    import runpy
+    from pathlib import Path
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    gain, capture = make_puzzle("czech_gain"), make_puzzle("czech_capture")
+    own = make_puzzle("czech_gain", author=teacher)
+    Puzzle.objects.filter(pk=capture.pk).update(verdict="cooked")
+    kept.forget_process()
+    config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
+    try:
+        config["post_worker_init"](worker=None)
+    finally:
+        gc.unfreeze()
+    assert {pk for pk, _day in models._served.values} == {gain.pk}
+
+    def row_reads(pk: int) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/puzzles/czech/{pk}/").status_code == 200
+        by_id = re.compile(rf'"puzzles_puzzle"\."id" = {pk}\b')
+        return sum(bool(by_id.search(q["sql"])) for q in queries.captured_queries)
+
+    assert row_reads(gain.pk) == 0
+    another_process_changed_the_puzzles()
+    assert row_reads(gain.pk) == 1  # read again, and kept again
+    assert row_reads(gain.pk) == 0
+    assert own.pk not in {pk for pk, _day in models._served.values}
+
+
+def test_filling_kept_values_keeps_them_under_the_current_generation():
+    group = f"test-fill-{uuid.uuid4().hex}"
+    values = kept.Kept(group, seconds=60, size=3)
+    assert values.fill({"a": 1, "b": 2, "c": 3, "d": 4}) == 3  # no more than its size
+    assert values.get("a", lambda: 0) == 1 and values.get("d", lambda: 0) == 0
+    kept.bump(group)
+    assert values.get("b", lambda: 9) == 9  # made again under the new generation

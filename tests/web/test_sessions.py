@@ -143,6 +143,8 @@ def test_a_gunicorn_worker_loads_its_urlconf_before_it_freezes(tmp_path):
         "walked = {id(o) for o in gc.get_objects()}; "
         "print(loaded, id(views_trainer.attempt_move) in walked, id(views_trainer.__dict__) in walked)",
         tmp_path,
+        # an empty database of its own (the pool it keeps is read from it), not the developer's
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "False", "False"]

@@ -8,12 +8,13 @@ import gc
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from puzzles import engine, stream
 from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
 from puzzles.player import Player
-from puzzles.trainer import Accepted, Conflict, Outcome, build_judge
+from puzzles.trainer import Accepted, Conflict, Outcome, build_judge, cached_judge
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import PUZZLES, make_puzzle
 
@@ -486,14 +487,15 @@ def test_a_puzzle_read_by_its_id_is_not_ordered_by_the_pools_index(client, gain)
     stream.forget_pool()
     with CaptureQueriesContext(connection) as queries:
         location = client.get("/puzzles/czech/")["Location"]
-        client.get(location)
+        attempt = int(re.search(r'data-attempt="(\d+)"', client.get(location).content.decode())[1])
+        move(client, attempt, text="22-17")
     by_id = [
         q["sql"]
         for q in queries.captured_queries
         if 'FROM "puzzles_puzzle"' in q["sql"]
         and re.search(r'"puzzles_puzzle"."id" = \d', q["sql"])
     ]
-    assert len(by_id) >= 3  # the stream's check, the served puzzle and its proof
+    assert len(by_id) >= 3  # the stream's check, the served puzzle and, at the move, its proof
     assert not [sql for sql in by_id if '"difficulty" ASC' in sql.split("ORDER BY")[-1]]
 
 
@@ -629,6 +631,61 @@ def test_visitor_attempts_and_ratings_move_to_the_account_at_login(client, stude
     # the account goes on with the same attempt
     again, _html = open_puzzle(client, gain)
     assert again == other
+
+
+def test_a_visitor_writes_the_session_with_the_first_attempt_only(client, gain, capture):
+    """A visitor's attempts carry a random token kept in the session (``Player.visitor_token``):
+    it is written once, with the first attempt; opening further puzzles writes no session, and
+    another visitor, or one who cleared the session, owns none of them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first, _html = open_puzzle(client, gain)
+    token = client.session["dama_progress"]["puzzles"]["visitor"]
+    assert len(token) >= 32 and Attempt.objects.get(pk=first).visitor == token
+    with CaptureQueriesContext(connection) as queries:
+        second, _html = open_puzzle(client, capture)
+    writes = [
+        q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))
+    ]
+    assert not [sql for sql in writes if "django_session" in sql]
+    assert client.session["dama_progress"]["puzzles"] == {"visitor": token}
+    assert Attempt.objects.get(pk=second).visitor == token
+    assert move(client, second, text="28x3").status_code == 200
+    other = Client()
+    assert move(other, second, text="28x3").status_code == 404
+    assert open_puzzle(other, capture)[0] != second  # its own attempt at the same puzzle
+
+
+def test_a_puzzle_opened_by_its_address_shows_its_variant_and_leaves_the_players(client):
+    """The stream is the player's choice of variant and is remembered; a puzzle page reached by
+    its address (a shared link) shows its own variant but writes no session for it."""
+    puzzle = make_puzzle("brazilian_gain")
+    client.get("/?variant=czech")
+    _attempt, html = open_puzzle(client, puzzle)
+    assert 'data-variant="brazilian" aria-current="true"' in html
+    assert client.session["dama_variant"] == "czech"
+    client.get("/puzzles/brazilian/")
+    assert client.session["dama_variant"] == "brazilian"
+
+
+def test_a_puzzle_page_does_not_read_the_proof_the_first_move_does(client, gain):
+    """Whether the puzzle can be served is on its row (verdict, ``proof_complete``); the proof
+    itself is read, once per process and revision, when a move is judged."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cached_judge.cache_clear()
+
+    def proof_reads(queries) -> int:
+        read = re.compile(r'"puzzles_puzzle"\."proof"(?! IS NOT NULL)')  # not the row's has_proof
+        return sum(bool(read.search(q["sql"])) for q in queries.captured_queries)
+
+    with CaptureQueriesContext(connection) as page:
+        attempt, _html = open_puzzle(client, gain)
+    with CaptureQueriesContext(connection) as first_move:
+        move(client, attempt, text="22-17")
+    assert proof_reads(page) == 0 and proof_reads(first_move) == 1
 
 
 def test_profile_shows_the_rating_with_an_svg_history_chart(client, student, capture):
