@@ -669,6 +669,22 @@ def test_a_puzzle_opened_by_its_address_shows_its_variant_and_leaves_the_players
     assert client.session["dama_variant"] == "brazilian"
 
 
+def test_a_move_answer_works_out_no_variant_for_the_navigation(client, student, gain):
+    """The site's context processor is lazy: an htmx answer renders no navigation, so it reads
+    neither the account's profile (its preferred variant) nor reverses the switcher's links."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(student)  # no variant in the session: the profile would say it
+    attempt, _html = open_puzzle(client, gain)
+    with CaptureQueriesContext(connection) as queries:
+        assert move(client, attempt, text="22-17").status_code == 200
+    assert not [q for q in queries.captured_queries if "accounts_profile" in q["sql"]]
+    assert (
+        'data-variant="czech" aria-current="true"' in client.get("/learn/czech/").content.decode()
+    )
+
+
 def test_a_puzzle_page_does_not_read_the_proof_the_first_move_does(client, gain):
     """Whether the puzzle can be served is on its row (verdict, ``proof_complete``); the proof
     itself is read, once per process and revision, when a move is judged."""
