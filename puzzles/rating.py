@@ -129,6 +129,8 @@ def move_attempts_to_account(user, data: dict[str, Any]) -> None:
     token = str(data.get("visitor", ""))
     theirs = Attempt.objects.filter(visitor=token, user__isnull=True)
     ids = list(theirs.values_list("pk", flat=True)) if token else []
+    # a session from before the token (2026-11-28) lists its attempts' ids instead
+    ids += [int(i) for i in data.get("attempts", []) if str(i).isdecimal()]
     if not ids:
         return
     Attempt.objects.filter(pk__in=ids, user__isnull=True).update(user=user)

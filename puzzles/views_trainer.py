@@ -308,7 +308,8 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     set holds the puzzle and is assigned to a class of the player's (otherwise it is ignored).
     Today's daily puzzle is played only as the daily puzzle (this address leads there). The page
     shows its variant, but opening a puzzle by its address does not make it the player's variant
-    (the stream and the daily page, which they choose, do): a page writes no session.
+    (the stream and the daily page, which they choose, do), so the page writes no session (only
+    a visitor's first attempt does: ``Player.visitor_token``).
     """
     puzzle = _puzzle(variant, pk)
     if not can_solve(request.user, puzzle):

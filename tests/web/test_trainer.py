@@ -704,6 +704,18 @@ def test_a_puzzle_page_does_not_read_the_proof_the_first_move_does(client, gain)
     assert proof_reads(page) == 0 and proof_reads(first_move) == 1
 
 
+def test_a_session_from_before_the_visitor_token_hands_its_attempts_over(client, student, gain):
+    """Sessions made before the token listed their attempts' ids: logging in still moves those
+    attempts to the account."""
+    attempt, _html = open_puzzle(client, gain)
+    session = client.session
+    session["dama_progress"]["puzzles"] = {"attempts": [attempt]}  # as the old code kept it
+    session.save()
+    Attempt.objects.filter(pk=attempt).update(visitor="an-old-session-key")
+    client.post("/accounts/login/", {"username": student.username, "password": PASSWORD})
+    assert Attempt.objects.get(pk=attempt).user_id == student.pk
+
+
 def test_profile_shows_the_rating_with_an_svg_history_chart(client, student, capture):
     client.login(username=student.username, password=PASSWORD)
     attempt, _html = open_puzzle(client, capture)
