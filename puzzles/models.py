@@ -60,6 +60,9 @@ class Verdict(models.TextChoices):
 FINAL = (Verdict.UNIQUE, Verdict.COOKED, Verdict.NO_SOLUTION, Verdict.UNDECIDED, Verdict.ERROR)
 #: the fields that define what a puzzle asks; changing one makes the proof void
 CONTENT_FIELDS = ("variant", "fen", "goal", "horizon", "solution", "limits")
+#: a puzzle the trainer can serve: proven unique, with a proof whose tree is complete (the trainer
+#: judges by it). The pool's queries filter by it; a served row carries it as ``servable``.
+SERVABLE = Q(verdict=Verdict.UNIQUE, proof__isnull=False, proof_complete=True)
 
 
 def default_limits() -> dict[str, Any]:
@@ -664,7 +667,7 @@ def _served_rows(day) -> PuzzleQuerySet:
     rows = (
         Puzzle.objects.defer(*HEAVY_FIELDS)
         .annotate(daily_today=Exists(today))
-        .annotate(has_proof=ExpressionWrapper(Q(proof__isnull=False), models.BooleanField()))
+        .annotate(servable=ExpressionWrapper(SERVABLE, models.BooleanField()))
     )
     try:  # looked up lazily: the exams build on the puzzles app
         reserved = apps.get_model("exams", "ReservedPuzzle")

@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 
 from core.kept import Kept
 
-from .models import Puzzle, Verdict, forget_served, served_puzzle
+from .models import SERVABLE, Puzzle, forget_served, served_puzzle
 from .player import Player
 
 GOAL_FILTERS = ("capture", "gain", "win")
@@ -28,7 +28,7 @@ POOL_SECONDS = 300.0
 def servable(variant: str) -> QuerySet[Puzzle]:
     """Unique-verified puzzles whose proof tree is complete (the trainer judges by it), of any
     author: who may solve a teacher's puzzle is :func:`can_solve`'s question."""
-    return Puzzle.objects.proven().filter(variant=variant, proof__isnull=False, proof_complete=True)
+    return Puzzle.objects.filter(SERVABLE, variant=variant)
 
 
 def public_pool(variant: str) -> QuerySet[Puzzle]:
@@ -49,15 +49,12 @@ def exam_reserved() -> QuerySet:
 
 
 def playable(variant: str, pk: int) -> Puzzle | None:
-    """Puzzle ``pk`` of ``variant`` if the trainer can serve it, as :func:`servable` says
-    (proven unique, with a proof whose tree is complete), without its heavy columns
-    (:func:`~puzzles.models.served_puzzle`: the pool's are kept by the process). The row says
-    it (``has_proof``, ``proof_complete``): the proof itself is read at the first move
-    (:meth:`Puzzle.judge`), not to show the page."""
+    """Puzzle ``pk`` of ``variant`` if the trainer can serve it (:data:`SERVABLE`, as
+    :func:`servable`), without its heavy columns (:func:`~puzzles.models.served_puzzle`: the
+    pool's are kept by the process). The row says it (``servable``, read with it): the proof
+    itself is read at the first move (:meth:`Puzzle.judge`), not to show the page."""
     puzzle = served_puzzle(pk)
-    if puzzle is None or puzzle.variant != variant or puzzle.verdict != Verdict.UNIQUE:
-        return None
-    return puzzle if puzzle.has_proof and puzzle.proof_complete else None
+    return puzzle if puzzle is not None and puzzle.variant == variant and puzzle.servable else None
 
 
 def sets_reaching(user, puzzle: Puzzle) -> QuerySet:

@@ -694,7 +694,7 @@ def test_a_puzzle_page_does_not_read_the_proof_the_first_move_does(client, gain)
     cached_judge.cache_clear()
 
     def proof_reads(queries) -> int:
-        read = re.compile(r'"puzzles_puzzle"\."proof"(?! IS NOT NULL)')  # not the row's has_proof
+        read = re.compile(r'"puzzles_puzzle"\."proof"(?! IS NOT NULL)')  # not the row's servable
         return sum(bool(read.search(q["sql"])) for q in queries.captured_queries)
 
     with CaptureQueriesContext(connection) as page:
