@@ -658,7 +658,7 @@ def keep_served_pool() -> int:
     worker does this as it starts (``gunicorn.conf.py``, before ``gc.freeze()``), so that no
     puzzle page of the pool waits for its row (9,267 rows: about 25 MB a process)."""
     day = timezone.localdate()
-    rows = _served_rows(day).proven().public().order_by()
+    rows = _served_rows(day).filter(SERVABLE).public().order_by()
     return _served.fill({(puzzle.pk, day): puzzle for puzzle in rows.iterator(chunk_size=2000)})
 
 
@@ -760,14 +760,10 @@ class Attempt(models.Model):
     def owned(cls, player: Player, pk: int, puzzle: Puzzle | None = None) -> Attempt | None:
         """The attempt ``pk`` if ``player`` owns it, with its puzzle (``puzzle`` when given, else
         :func:`served_puzzle`: no join, and the pool's puzzles are kept by the process)."""
-        if not 0 < pk <= MAX_ID or not player.may_own(pk):
+        if not 0 < pk <= MAX_ID:
             return None
-        if player.is_account:
-            rows = cls.objects.filter(pk=pk, user_id=player.user_id)
-        else:
-            rows = cls.objects.filter(pk=pk, user__isnull=True, visitor=player.visitor_token())
-        try:
-            attempt = rows.get()
+        try:  # a visitor without a token has no attempts: no query
+            attempt = player.attempts().get(pk=pk)
         except cls.DoesNotExist:
             return None
         found = puzzle if puzzle is not None else served_puzzle(attempt.puzzle_id)

@@ -81,10 +81,6 @@ class Player:
             return Attempt.objects.none()
         return Attempt.objects.filter(user__isnull=True, visitor=token)
 
-    def may_own(self, pk: int) -> bool:
-        """Whether attempt ``pk`` can be this player's (a visitor has made an attempt)."""
-        return self.is_account or bool(self.visitor_token())
-
     # -- ratings -----------------------------------------------------------------------------------
 
     def rating(self, variant: str) -> glicko2.Rating:
