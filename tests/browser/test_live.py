@@ -140,6 +140,9 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
                 break
             time.sleep(0.1)
         assert session.arrows == [[27, 23]] and session.marks == [13]
+        # the mark's answer replaces the teacher's stage, move field included: wait for it to land
+        # before typing, or a slow machine swaps the typed move away and the play posts nothing
+        desk.wait_for_function("() => !document.querySelector('.htmx-request')")
         desk.click('[data-testid="live-draw-mode"]')
         desk.fill("#live-teacher-move", "22-17")
         desk.click('[data-testid="live-play"]')
