@@ -10,6 +10,14 @@ turn) and play the proof's solution against the site's defence. Each request's C
     DATABASE_URL=... python tests/load/profile_trainer.py run --users 4 --puzzles 40
     DATABASE_URL=... python tests/load/profile_trainer.py run --profile pyinstrument --kinds move
 
+``floor`` is what any request on an attempt pays with Django's own machinery and nothing of the
+trainer: after each move, the same client posts to a view of this script's own (``floor``) that
+reads the user (Django's session and auth, as ``request.user``), reads the attempt as the
+trainer does (``Player.attempts().get``), writes it back with the trainer's versioned
+``update()`` of the fields a move writes, and renders a one-line template with the CSRF token,
+through the site's middleware and context processors. Set beside ``move``, it tells how much of
+a move check is Django's floor and how much is the trainer's own work.
+
 ``setup`` migrates, collects the static files and loads the corpus (fixtures/puzzles) into that
 database: use a database of its own, never one with data you keep.
 """
@@ -17,6 +25,7 @@ database: use a database of its own, never one with data you keep.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -47,7 +56,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-KINDS = ("stream", "page", "move")
+KINDS = ("stream", "page", "move", "floor")
 ATTEMPT = re.compile(r"/puzzles/attempt/(\d+)/move")
 WARM_UP = 5
 
@@ -103,8 +112,48 @@ class Profiler:
         return ""
 
 
+def floor(request, pk: int):
+    """The floor of a move check (module docstring): the user, the attempt, its versioned write
+    and a template with the CSRF token."""
+    from django.db.models import F
+    from django.http import Http404, HttpResponse
+
+    from puzzles.models import Attempt
+    from puzzles.player import Player
+
+    try:
+        attempt = Player.of(request).attempts().get(pk=pk)
+    except Attempt.DoesNotExist:
+        raise Http404 from None
+    Attempt.objects.filter(pk=pk, version=attempt.version).update(
+        version=F("version") + 1, moves=attempt.moves, line=attempt.line, position=attempt.position
+    )
+    return HttpResponse(floor_template().render({"attempt": attempt}, request))
+
+
+@functools.cache
+def floor_template():
+    from django.template import engines
+
+    return engines["django"].from_string(FLOOR_TEMPLATE)
+
+
+#: the floor's answer: the attempt's number and the form's CSRF token, as the trainer's region has
+FLOOR_TEMPLATE = '<p data-attempt="{{ attempt.pk }}">{% csrf_token %}</p>'
+
+
+#: this script's URLconf (``ROOT_URLCONF`` while it runs): the site's, with :func:`floor` beside it
+urlpatterns: list = []
+
+
 def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, float]]:
+    from django.test import override_settings
+    from django.urls import include, path
+
     from puzzles.models import Puzzle
+
+    urlpatterns[:] = [path("profile-floor/<int:pk>", floor), path("", include("dama_learn.urls"))]
+    override_settings(ROOT_URLCONF=__name__).enable()  # before the first request builds it
 
     moves_of = {
         p.pk: list((p.proof or {}).get("solution", []))[::2]
@@ -147,6 +196,8 @@ def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, flo
                     content_type="application/x-www-form-urlencoded",
                     HTTP_HX_REQUEST="true",
                 )
+                floored = timed("floor", client.post, f"/profile-floor/{attempt.group(1)}")
+                assert floored.status_code == 200, floored
                 if response.status_code != 200 or 'data-state="playing"' not in (
                     response.content.decode()
                 ):
