@@ -13,10 +13,10 @@ turn) and play the proof's solution against the site's defence. Each request's C
 ``floor`` is what any request on an attempt pays with Django's own machinery and nothing of the
 trainer: after each move, the same client posts to a view of this script's own (``floor``) that
 reads the user (Django's session and auth, as ``request.user``), reads the attempt as the
-trainer does (``Player.attempts().get``), writes it back with the trainer's versioned
-``update()`` of the fields a move writes, and renders a one-line template with the CSRF token,
-through the site's middleware and context processors. Set beside ``move``, it tells how much of
-a move check is Django's floor and how much is the trainer's own work.
+trainer does (``Player.attempts().get``), writes back the fields a move writes with the
+trainer's versioned write (``Attempt._write``), and renders a one-line template with the CSRF
+token, through the site's middleware and context processors. Set beside ``move``, it tells how
+much of a move check is Django's floor and how much is the trainer's own work.
 
 ``setup`` migrates, collects the static files and loads the corpus (fixtures/puzzles) into that
 database: use a database of its own, never one with data you keep.
@@ -115,7 +115,6 @@ class Profiler:
 def floor(request, pk: int):
     """The floor of a move check (module docstring): the user, the attempt, its versioned write
     and a template with the CSRF token."""
-    from django.db.models import F
     from django.http import Http404, HttpResponse
 
     from puzzles.models import Attempt
@@ -125,21 +124,17 @@ def floor(request, pk: int):
         attempt = Player.of(request).attempts().get(pk=pk)
     except Attempt.DoesNotExist:
         raise Http404 from None
-    Attempt.objects.filter(pk=pk, version=attempt.version).update(
-        version=F("version") + 1, moves=attempt.moves, line=attempt.line, position=attempt.position
-    )
+    attempt._write(["moves", "line", "position"])  # the trainer's own versioned write
     return HttpResponse(floor_template().render({"attempt": attempt}, request))
 
 
 @functools.cache
 def floor_template():
+    """The floor's answer: the attempt's number and the form's CSRF token, as the trainer's
+    region has."""
     from django.template import engines
 
-    return engines["django"].from_string(FLOOR_TEMPLATE)
-
-
-#: the floor's answer: the attempt's number and the form's CSRF token, as the trainer's region has
-FLOOR_TEMPLATE = '<p data-attempt="{{ attempt.pk }}">{% csrf_token %}</p>'
+    return engines["django"].from_string('<p data-attempt="{{ attempt.pk }}">{% csrf_token %}</p>')
 
 
 #: this script's URLconf (``ROOT_URLCONF`` while it runs): the site's, with :func:`floor` beside it
