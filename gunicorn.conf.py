@@ -3,13 +3,13 @@
 A request here is mostly Python work (judging a move, drawing a board, rendering a page), with
 short database round trips in between. Sync workers, one per core, keep each request on a core of
 its own: with more workers than cores they share the cores and every request takes longer
-(README "Hardening": on 2 cores, 50 users, the move check's server time p50/p95/p99 went from
+(docs/benchmarks/load.md: on 2 cores, 50 users, the move check's server time p50/p95/p99 went from
 21.5/50.1/77.7 ms with 4 workers to 12.3/23.5/30.3 ms with 2, and requests per second rose).
 ``GUNICORN_WORKERS`` overrides the count (more when the database is on a slow network).
 
 gunicorn serves HTTP only. The live lessons' WebSockets (``/ws/``) need an ASGI server beside it,
 ``uvicorn dama_learn.asgi:application``, with the proxy sending ``/ws/`` there and the Redis
-channel layer shared by both (README "Production"); a live lesson's page without its socket
+channel layer shared by both (docs/production.md); a live lesson's page without its socket
 follows by polling.
 """
 
@@ -34,7 +34,7 @@ def post_worker_init(worker):
     collector runs as usual.
 
     The servable puzzles of the site's pool are read here too, in one query, and kept as the
-    puzzle pages would keep them one by one (``puzzles.models.keep_served_pool``): no page of the
+    puzzle pages would keep them one by one (``puzzles.stream.keep_served_pool``): no page of the
     pool waits for its row, and the rows are frozen with the rest. A database that is down now
     leaves them to the pages."""
     import contextlib
@@ -50,7 +50,7 @@ def post_worker_init(worker):
         # cache that is down now is the requests' concern, not the start's
         with contextlib.suppress(Exception):
             cache.get("gunicorn-worker-start")
-    from puzzles.models import keep_served_pool
+    from puzzles.stream import keep_served_pool
 
     try:
         keep_served_pool()
@@ -58,22 +58,3 @@ def post_worker_init(worker):
         logging.getLogger("gunicorn.error").warning("the puzzle pool was not kept: %s", exc)
     gc.collect()
     gc.freeze()
-
-
-def pre_request(worker, req):
-    """Mark the request as running for the play worker's searches to give way
-    (``DAMA_WEB_BUSY_FILE``, ``core.webbusy``)."""
-    from core import webbusy
-
-    busy = webbusy.opened()
-    if busy is not None:
-        busy.start()
-
-
-def post_request(worker, req, environ, resp):
-    """The request is over (gunicorn calls this even when the request failed)."""
-    from core import webbusy
-
-    busy = webbusy.opened()
-    if busy is not None:
-        busy.end()

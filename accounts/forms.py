@@ -14,21 +14,42 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+)
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.ratelimit import client_address, username_key
 
 from . import limits
 from .models import Profile
+from .names import clean_name
+
 
 #: the password rules and messages in the site's own words: Django's Czech catalogue says them with
 #: "vy", the site with "ty" (docs/glossary.md)
-PASSWORD_HELP = _(
-    "At least 8 characters; not only digits, not a password many people use and not like your "
-    "user name or e-mail."
-)
+def _password_help() -> str:
+    lengths = [
+        v.min_length
+        for v in get_default_password_validators()
+        if isinstance(v, MinimumLengthValidator)
+    ]
+    n = max(lengths, default=1)
+    return ngettext(
+        "At least %(min)d character; not only digits, not a password many people use and not "
+        "like your user name or e-mail.",
+        "At least %(min)d characters; not only digits, not a password many people use and not "
+        "like your user name or e-mail.",
+        n,
+    ) % {"min": n}
+
+
+#: the password's rules, with the length the validators ask for (read when it is shown)
+PASSWORD_HELP = lazy(_password_help, str)()
 PASSWORD_AGAIN = _("Type the same password again, to check it.")
 PASSWORD_MISMATCH = _("The two password fields didn’t match.")
 
@@ -164,10 +185,22 @@ class SignupForm(UserCreationForm):
         return super().save(commit)
 
 
+class NameField(forms.CharField):
+    """A person's name: composed and its spaces made single before the model's validator
+    (``accounts.names``) reads it."""
+
+    def to_python(self, value):
+        return clean_name(super().to_python(value))
+
+    def widget_attrs(self, widget):
+        return {**super().widget_attrs(widget), "autocomplete": "name", "spellcheck": "false"}
+
+
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("preferred_variant", "language")
+        fields = ("certificate_name", "preferred_variant", "language")
+        field_classes = {"certificate_name": NameField}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -175,6 +208,19 @@ class ProfileForm(forms.ModelForm):
         language = self.fields["language"]
         language.choices = [("", _("As the browser asks")), *settings.LANGUAGES]
         language.help_text = ""
+
+
+class CertificateNameForm(forms.ModelForm):
+    """The name to print, asked before a first real exam (``accounts.views.certificate_name``)."""
+
+    class Meta:
+        model = Profile
+        fields = ("certificate_name",)
+        field_classes = {"certificate_name": NameField}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["certificate_name"].required = True
 
 
 class EmailForm(forms.Form):

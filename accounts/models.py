@@ -1,4 +1,5 @@
-"""A profile per account: preferred variant and language, and the learner/teacher role."""
+"""A profile per account: preferred variant and language, the learner/teacher role, and the name
+the account's certificates print."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.variants import DEFAULT_VARIANT, VARIANT_CHOICES
+
+from .names import MAX_LENGTH, validate_name
 
 
 class Profile(models.Model):
@@ -39,6 +42,17 @@ class Profile(models.Model):
         help_text=_("Set when the user asked to be a teacher and an admin has not decided yet."),
     )
 
+    certificate_name = models.CharField(
+        _("name on your certificates"),
+        max_length=MAX_LENGTH,
+        blank=True,
+        validators=[validate_name],
+        help_text=_(
+            "Your name as an exam certificate prints it, for example Anna Nováková. A certificate "
+            "already issued keeps the name it was issued with."
+        ),
+    )
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
@@ -53,6 +67,13 @@ class Profile(models.Model):
     @property
     def is_teacher_pending(self) -> bool:
         return not self.is_teacher and self.teacher_requested is not None
+
+    @property
+    def printed_name(self) -> str:
+        """The name a certificate prints: the one the player gave, else the name a teacher gave
+        the account when making it for a class (``first_name``); never the user name or the
+        e-mail. "" when there is none yet: a real exam asks for it before it starts."""
+        return self.certificate_name or self.user.get_full_name()
 
     def request_teacher_role(self) -> bool:
         """Ask for the teacher role; granted at once when DAMA_TEACHERS_AUTO_APPROVE is on.

@@ -8,7 +8,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from core.signals import preferences_chosen
+from core.signals import CHOSEN_LANGUAGE, preferences_chosen
 from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
 from core.variants import VARIANTS
 
@@ -23,12 +23,20 @@ def create_profile(sender, instance, created, raw=False, **kwargs) -> None:
 
 @receiver(user_logged_in, dispatch_uid="accounts.remember_choices")
 def remember_choices(sender, request, user, **kwargs) -> None:
-    """A variant chosen before logging in becomes the account's preferred one."""
+    """A variant chosen before logging in becomes the account's preferred one, and so does a
+    language chosen with the switcher in this session: the visitor goes on in the language they
+    chose (the log-in view then sets the profile's language, now that one, as the cookie)."""
     if request is None or not hasattr(request, "session"):
         return
+    choices = {}
     variant = request.session.get(VARIANT_SESSION_KEY)
     if variant in VARIANTS:
-        Profile.objects.update_or_create(user=user, defaults={"preferred_variant": variant})
+        choices["preferred_variant"] = variant
+    language = request.session.get(CHOSEN_LANGUAGE)
+    if language in dict(settings.LANGUAGES):
+        choices["language"] = language
+    if choices:
+        Profile.objects.update_or_create(user=user, defaults=choices)
 
 
 #: the profile fields ``core.signals.preferences_chosen`` may set

@@ -9,25 +9,16 @@ twice, never lose it. Retries only for a database, broker or mail server briefly
 from __future__ import annotations
 
 import logging
-import smtplib
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError, transaction
-from kombu.exceptions import OperationalError as BrokerOperationalError
+from django.db import transaction
+
+from core.workers import TRANSIENT_ERRORS
 
 from . import mail
 
 logger = logging.getLogger(__name__)
 
-TRANSIENT_ERRORS = (
-    OperationalError,
-    InterfaceError,
-    BrokerOperationalError,
-    ConnectionError,
-    TimeoutError,
-    smtplib.SMTPConnectError,
-    smtplib.SMTPServerDisconnected,
-)
 RETRIES = {
     "acks_late": True,
     "autoretry_for": TRANSIENT_ERRORS,

@@ -9,6 +9,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/name/", views.certificate_name, name="certificate_name"),
     path("email/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("teacher/", views.request_teacher, name="request_teacher"),
     path(

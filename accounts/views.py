@@ -17,9 +17,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.ratelimit import client_address, username_key
+from core.signals import CHOSEN_LANGUAGE
 
 from . import limits, mail, tasks
-from .forms import EmailForm, LoginForm, OwnSetPasswordForm, ProfileForm, SignupForm
+from .forms import (
+    CertificateNameForm,
+    EmailForm,
+    LoginForm,
+    OwnSetPasswordForm,
+    ProfileForm,
+    SignupForm,
+)
 from .models import profile_of
 
 
@@ -34,7 +42,10 @@ def _apply_language(response: HttpResponse, language: str) -> HttpResponse:
 
 def _next_url(request: HttpRequest, default: str) -> str:
     url = request.POST.get("next") or request.GET.get("next") or ""
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
+    # a path of this site only: anything else (``next=0``) would be taken for a view's name
+    if url.startswith("/") and url_has_allowed_host_and_scheme(
+        url, {request.get_host()}, request.is_secure()
+    ):
         return url
     return default
 
@@ -169,11 +180,33 @@ def profile(request: HttpRequest) -> HttpResponse:
         user.email = ""  # removing the address needs no confirmation
         user.save(update_fields=["email"])
     request.session["dama_variant"] = prof.preferred_variant
+    if prof.language:  # the choice of this session from now on (core.signals.CHOSEN_LANGUAGE)
+        request.session[CHOSEN_LANGUAGE] = prof.language
+    else:
+        request.session.pop(CHOSEN_LANGUAGE, None)
     messages.success(request, _("Your profile is saved."))
     if confirm:
         tasks.enqueue(tasks.send_email_confirmation, user.pk, email, *_mail_args(request))
         messages.info(request, _confirmation_sent(email))
     return _apply_language(redirect("profile"), prof.language)
+
+
+@login_required
+def certificate_name(request: HttpRequest) -> HttpResponse:
+    """The name the account's certificates print, asked before a first real exam (the exam's
+    start sends the player here when there is none, and the player comes back to ``next``)."""
+    prof = profile_of(request.user)
+    form = CertificateNameForm(request.POST or None, instance=prof)
+    context = {"form": form, "next": _next_url(request, "")}
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(
+            request,
+            _("Your certificates will print the name %(name)s.") % {"name": prof.certificate_name},
+        )
+        return redirect(_next_url(request, "profile"))
+    status = 400 if form.errors else 200
+    return render(request, "accounts/certificate_name.html", context, status=status)
 
 
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:

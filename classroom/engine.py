@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import dama
@@ -22,6 +22,7 @@ import dama.pdn
 import dama.solve
 from core import board as core_board
 from core.board import BoardView, board_from_fen, board_view, draw, find_move, play_line
+from core.numbers import read_int
 from core.variants import get_variant
 
 #: what a click in the board editor puts on a square: white/black man/king, or nothing
@@ -35,6 +36,9 @@ PIECES = {
 #: the largest PDN file a teacher may import, in bytes, and the most entries read from one
 MAX_IMPORT_BYTES = 512 * 1024
 MAX_IMPORT_ENTRIES = 200
+#: the largest ``Horizon`` tag read as a number (the teacher's limit, ``DAMA_AUTHOR_MAX_HORIZON``,
+#: is lower and is checked with the puzzle, whose error names the horizon asked for)
+MAX_TAG_HORIZON = 999
 #: limits of the quick search a worker runs when a teacher asks the engine for the solution
 QUICK_SOLVE_SECONDS = 3.0
 QUICK_SOLVE_NODES = 300_000
@@ -273,7 +277,11 @@ def read_pdn(
         for item in items:
             if len(entries) >= MAX_IMPORT_ENTRIES:
                 raise ValidationError(
-                    _("The file has more than %(max)s entries; split it into smaller files.")
+                    ngettext(
+                        "The file has more than %(max)s entry; split it into smaller files.",
+                        "The file has more than %(max)s entries; split it into smaller files.",
+                        MAX_IMPORT_ENTRIES,
+                    )
                     % {"max": MAX_IMPORT_ENTRIES},
                     code="too_many",
                 )
@@ -303,20 +311,13 @@ def _entry(item: Any, goal: str, horizon: int | None) -> ImportedEntry:
         return entry
     entry.goal = game.tags.get("Goal", "").strip() or goal
     tag = game.tags.get("Horizon", "").strip()
-    entry.horizon = int(tag) if tag.isdecimal() else horizon
+    entry.horizon = read_int(tag, 1, MAX_TAG_HORIZON) if tag else horizon
+    if tag and entry.horizon is None:
+        shown = tag[:12] + ("…" if len(tag) > 12 else "")
+        entry.error = _(
+            "the Horizon tag %(tag)s is not a number of moves (a whole number such as 3)"
+        ) % {"tag": shown}
     entry.title = (game.tags.get("Title") or game.tags.get("Event") or "").strip()[:200]
     if entry.title == "?":
         entry.title = ""
     return entry
-
-
-def set_pdn(puzzles: Iterable[Any], title: str) -> str:
-    """A set as PDN: one entry per puzzle (position, goal, solution, the proof of unique ones)."""
-    from puzzles import engine as puzzle_engine
-
-    data = []
-    for n, puzzle in enumerate(puzzles, 1):
-        d = puzzle.to_data()
-        d.title = d.title or f"{title} #{n}"
-        data.append(d)
-    return puzzle_engine.write_puzzles(data)

@@ -4,15 +4,19 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import is_teacher
 from core.board import play_line
-from puzzles.verification import check_author_horizon
+from core.models import SealedPosition
+from puzzles.limits import check_author_horizon
 
 from . import engine
 from .models import Assignment, Classroom, PuzzleSet, normalise_code
 
 MAX_NEW_STUDENTS = 60
+#: the longest name of a child's account the teacher may write
+MAX_NAME_LENGTH = 100
 
 
 class ClassroomForm(forms.ModelForm):
@@ -46,13 +50,25 @@ class StudentAccountsForm(forms.Form):
             raise ValidationError(_("Write at least one name."), code="empty")
         if len(names) > MAX_NEW_STUDENTS:
             raise ValidationError(
-                _("At most %(max)s accounts at once."),
+                ngettext(
+                    "At most %(max)s account at once.",
+                    "At most %(max)s accounts at once.",
+                    MAX_NEW_STUDENTS,
+                ),
                 code="too_many",
                 params={"max": MAX_NEW_STUDENTS},
             )
-        too_long = [n for n in names if len(n) > 100]
+        too_long = [n for n in names if len(n) > MAX_NAME_LENGTH]
         if too_long:
-            raise ValidationError(_("A name may have at most 100 characters."), code="long")
+            raise ValidationError(
+                ngettext(
+                    "A name may have at most %(max)d character.",
+                    "A name may have at most %(max)d characters.",
+                    MAX_NAME_LENGTH,
+                ),
+                code="long",
+                params={"max": MAX_NAME_LENGTH},
+            )
         return names
 
 
@@ -133,7 +149,11 @@ class PuzzleForm(forms.Form):
         self.variant = variant
 
     def clean_fen(self) -> str:
-        return engine.normalise_fen(self.cleaned_data["fen"], self.variant)
+        """The position as the engine writes it; never an exam's (no puzzle is made of it and
+        the engine does not analyse it)."""
+        fen = engine.normalise_fen(self.cleaned_data["fen"], self.variant)
+        SealedPosition.refuse(fen, self.variant)
+        return fen
 
     def clean_horizon(self) -> int | None:
         horizon = self.cleaned_data.get("horizon")

@@ -8,8 +8,9 @@ questions: ``Classroom.objects.taught_by(user)``, ``classroom.is_teacher(user)``
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -21,12 +22,16 @@ from django.db.models import Case, Max, Q, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
+from core import workers
+from core.models import SEALED_MESSAGE, Job, SealedPosition
 from core.variants import DEFAULT_VARIANT, VARIANT_CHOICES
 from puzzles.models import Puzzle, Verdict
+
+from . import cards
 
 if TYPE_CHECKING:
     from .engine import ImportedEntry
@@ -37,6 +42,12 @@ CODE_LENGTH = 8
 #: generated passwords for children's accounts: easy to copy from a card, hard to guess
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 PASSWORD_LENGTH = 10
+#: the job kind of new children's accounts (``Classroom.start_student_accounts``)
+ACCOUNTS_JOB = "student_accounts"
+#: a second click with the same names within this time follows the first one's job
+ACCOUNTS_PATIENCE = timedelta(minutes=10)
+#: how long the passwords of new accounts wait in their job for the teacher's look
+CARDS_KEPT = timedelta(days=1)
 
 
 def new_join_code() -> str:
@@ -73,7 +84,7 @@ class ClassroomQuerySet(models.QuerySet["Classroom"]):
 class Classroom(models.Model):
     """A class of a club or school: its teachers (several) and students."""
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("the name of a class", "name"), max_length=100)
     description = models.TextField(_("description"), blank=True)
     variant = models.CharField(
         _("variant"), max_length=20, choices=VARIANT_CHOICES, default=DEFAULT_VARIANT
@@ -143,22 +154,62 @@ class Classroom(models.Model):
             self.teachers.remove(teacher)
             return True
 
+    def remove_student(self, student) -> bool:
+        """Take ``student`` out of the class (False when they were not in it). Whatever follows
+        the class learns it from the membership's ``post_delete`` (a live lesson closes their
+        sockets in it)."""
+        deleted, _by_model = Membership.objects.filter(classroom=self, user=student).delete()
+        return bool(deleted)
+
     def add_student(self, user, *, managed: bool = False) -> Membership:
         membership, _created = Membership.objects.get_or_create(
             classroom=self, user=user, defaults={"managed": managed}
         )
         return membership
 
-    def create_student_accounts(self, names: list[str]) -> list[tuple[Any, str]]:
+    def start_student_accounts(self, names: list[str], teacher) -> Job:
+        """The job that makes accounts for ``names`` on a worker
+        (``classroom.tasks.make_student_accounts``, sent once the transaction commits), which the
+        teacher's page follows until it shows the login cards. The same names sent again by the
+        same teacher while their job still waits (a second click) follow that job instead."""
+        since = timezone.now() - ACCOUNTS_PATIENCE
+        pending = Job.objects.pending().filter(
+            kind=ACCOUNTS_JOB, owner=teacher, params__classroom=self.pk, created__gte=since
+        )
+        for job in pending:
+            if job.params.get("names") == names:
+                return job
+        job = Job.objects.create(
+            kind=ACCOUNTS_JOB, owner=teacher, params={"classroom": self.pk, "names": names}
+        )
+        job_id = str(job.pk)
+
+        transaction.on_commit(lambda: workers.send("classroom.make_student_accounts", job_id))
+        return job
+
+    def create_student_accounts(
+        self,
+        names: list[str],
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        job: Job | None = None,
+    ) -> list[tuple[Any, str]]:
         """Accounts for children without e-mail: a username from each name and a generated
         password. Returns (user, password) pairs; the passwords are shown once, on login cards.
 
-        The passwords are hashed before the transaction (about 0.3 s each with Django's PBKDF2:
-        18 s for 60, while on SQLite every other write would wait for the transaction); the
-        transaction only inserts the accounts, their profiles and memberships, three queries."""
+        The passwords are hashed before the transaction (``progress(done, total)`` after each;
+        with PBKDF2 a 60-name list took 18 s, during which SQLite would have held every other
+        write), which only inserts the accounts, their profiles and memberships: three queries.
+        With ``job`` (a worker's, running), the job is finished in the same transaction with the
+        accounts and their passwords sealed (``classroom.cards``), so the accounts exist exactly
+        when the job says so; a job no longer running makes no accounts (an empty list)."""
         User = get_user_model()
         passwords = [new_password() for _name in names]
-        hashes = [make_password(password) for password in passwords]
+        hashes = []
+        for password in passwords:
+            hashes.append(make_password(password))
+            if progress is not None:
+                progress(len(hashes), len(passwords))
         for _attempt in range(3):
             usernames: list[str] = []
             for name in names:
@@ -176,10 +227,58 @@ class Classroom(models.Model):
                     Membership.objects.bulk_create(
                         Membership(classroom=self, user=user, managed=True) for user in users
                     )
+                    if job is not None:
+                        result = {
+                            "accounts": [user.pk for user in users],
+                            "cards": cards.seal(passwords, job.pk),
+                        }
+                        if not job.finish(result):
+                            transaction.set_rollback(True)
+                            return []
             except IntegrityError:  # someone took one of the names meanwhile: choose again
                 continue
             return list(zip(users, passwords, strict=True))
         raise RuntimeError("no free usernames")  # pragma: no cover - 9000 numbers a name
+
+    def take_login_cards(self, job: Job) -> list[tuple[Any, str]] | None:
+        """The login cards of ``job`` (this class's finished accounts job): each account with its
+        password, once. The passwords leave the job in the same transaction (its row locked, so
+        two tabs cannot both get them); None when they were taken before, or forgotten."""
+        with transaction.atomic():
+            locked = (
+                Job.objects.select_for_update()
+                .filter(
+                    pk=job.pk,
+                    kind=ACCOUNTS_JOB,
+                    status=Job.Status.DONE,
+                    params__classroom=self.pk,
+                )
+                .first()
+            )
+            result = dict(locked.result or {}) if locked is not None else {}
+            token = result.pop("cards", None)
+            if not token:
+                return None
+            locked.result = result
+            locked.save(update_fields=["result"])
+        passwords = cards.unseal(token, job.pk)
+        if passwords is None:
+            return None
+        found = get_user_model().objects.in_bulk(result["accounts"])
+        return [
+            (found[pk], password)
+            for pk, password in zip(result["accounts"], passwords, strict=True)
+            if pk in found
+        ]
+
+    def accounts_of(self, job: Job) -> list[Any]:
+        """The accounts ``job`` made in this class, in the order of its list of names (those
+        still in the class)."""
+        pks = (job.result or {}).get("accounts", [])
+        found = (
+            get_user_model().objects.filter(pk__in=pks, class_memberships__classroom=self).in_bulk()
+        )
+        return [found[pk] for pk in pks if pk in found]
 
     def reset_password(self, student) -> str:
         """A new generated password for a student account this class manages."""
@@ -188,6 +287,21 @@ class Classroom(models.Model):
         membership.user.set_password(password)
         membership.user.save(update_fields=["password"])
         return password
+
+
+def forget_old_cards(now=None) -> int:
+    """Take the sealed passwords out of the accounts jobs that finished more than
+    ``CARDS_KEPT`` ago without their cards being looked at; how many jobs lost them. (Called by
+    each accounts job when it is done.)"""
+    cutoff = (now or timezone.now()) - CARDS_KEPT
+    old = Job.objects.filter(
+        kind=ACCOUNTS_JOB, status=Job.Status.DONE, finished__lt=cutoff, result__has_key="cards"
+    )
+    forgotten = 0
+    for job in old:
+        result = {k: v for k, v in (job.result or {}).items() if k != "cards"}
+        forgotten += Job.objects.filter(pk=job.pk, result__has_key="cards").update(result=result)
+    return forgotten
 
 
 def free_username(name: str, taken: Collection[str] = ()) -> str:
@@ -249,7 +363,9 @@ EDITABLE_FIELDS = ("fen", "goal", "horizon", "solution", "title", "description")
 def reusable_puzzles(user) -> models.QuerySet[Puzzle]:
     """Puzzles a teacher's new puzzle may be instead of a new row: their own and the site's pool
     (another teacher's puzzles are private to them)."""
-    return Puzzle.objects.filter(Q(author=user) | Q(author__isnull=True) | Q(public=True))
+    return Puzzle.objects.filter(
+        Q(author=user) | Q(author__isnull=True) | Q(public=True), owner__isnull=True
+    )
 
 
 class PuzzleSetQuerySet(models.QuerySet["PuzzleSet"]):
@@ -303,13 +419,28 @@ class PuzzleSet(models.Model):
         )
 
     def items(self) -> models.QuerySet[SetItem]:
-        return self.setitem_set.select_related("puzzle").order_by("position", "pk")
+        """The set's puzzles in order, but those the exams keep (``Puzzle.for_exams``: added
+        before the exams kept them): no page, worksheet, PDN, assignment or live lesson shows
+        them."""
+        return (
+            self.setitem_set.select_related("puzzle")
+            .filter(puzzle__for_exams=False)
+            .order_by("position", "pk")
+        )
 
     def ordered_puzzles(self) -> list[Puzzle]:
         return [item.puzzle for item in self.items()]
 
     def add(self, puzzle: Puzzle) -> tuple[SetItem, bool]:
-        """Put ``puzzle`` at the end of the set (nothing changes when it is already there)."""
+        """Put ``puzzle`` at the end of the set (nothing changes when it is already there); a
+        puzzle kept for the exams, or a player's personal puzzle (its owner's alone: a set takes
+        a copy, :meth:`add_personal`), is refused (``ValidationError``)."""
+        if puzzle.for_exams:
+            raise ValidationError(SEALED_MESSAGE, code="sealed")
+        if puzzle.owner_id is not None:
+            raise ValidationError(
+                _("A player's own puzzle joins a set only as a copy of yours."), code="personal"
+            )
         item = self.setitem_set.filter(puzzle=puzzle).first()
         if item is not None:
             return item, False
@@ -319,6 +450,64 @@ class PuzzleSet(models.Model):
         )
         self.save(update_fields=["updated"])
         return item, True
+
+    def add_personal(self, user, puzzle: Puzzle) -> tuple[Puzzle, bool]:
+        """Put a student's personal puzzle (a shot of one of their games: ``Puzzle.owner``) into
+        this set of ``user``'s, as ``user``'s own puzzle: a copy proven by the same proof (no
+        worker needed), so that the student's row stays theirs (their review, where it comes
+        from) and the set's classes play the copy. A position with the same goal that the
+        teacher or the site's pool already has is reused, as :meth:`save_puzzle` does.
+
+        Only the set's owner, and only for a student of a class they teach
+        (``PermissionDenied``); a puzzle of another variant, not proven unique, or at a position
+        the exams keep is refused (``ValidationError``). Returns the puzzle now in the set and
+        whether it is a new row."""
+        if (
+            not self.can_edit(user)
+            or puzzle.owner_id is None
+            or not Classroom.objects.taught_by(user)
+            .filter(memberships__user_id=puzzle.owner_id)
+            .exists()
+        ):
+            raise PermissionDenied("a teacher of the player, into their own set")
+        if puzzle.variant != self.variant:
+            raise ValidationError(
+                _("This puzzle is of another variant than the set."), code="variant"
+            )
+        if puzzle.verdict != Verdict.UNIQUE or not puzzle.proof:
+            raise ValidationError(_("Only a proven puzzle can join a set."), code="unproven")
+        with transaction.atomic():
+            SealedPosition.refuse(puzzle.fen, puzzle.variant)
+            existing = (
+                reusable_puzzles(user)
+                .filter(variant=puzzle.variant, fen=puzzle.fen, goal=puzzle.goal)
+                .order_by(
+                    Case(When(author=user, then=0), When(author__isnull=True, then=1), default=2),
+                    "pk",
+                )
+                .first()
+            )
+            if existing is not None:
+                self.add(existing)
+                return existing, False
+            copy = Puzzle(
+                variant=puzzle.variant,
+                fen=puzzle.fen,
+                goal=puzzle.goal,
+                horizon=puzzle.horizon,
+                solution=list(puzzle.solution),
+                motifs=list(puzzle.motifs),
+                difficulty=puzzle.difficulty,
+                limits=dict(puzzle.limits or {}),
+                source=f"personal puzzle #{puzzle.pk}",
+                author=user,
+            )
+            copy.full_clean(exclude=["author"], validate_constraints=False)
+            if not copy.adopt_proof(puzzle.proof):
+                raise ValidationError(_("Only a proven puzzle can join a set."), code="unproven")
+            copy.save()
+            self.add(copy)
+            return copy, True
 
     def move(self, item: SetItem, offset: int) -> None:
         """Move ``item`` ``offset`` places (-1 up, +1 down); the order is renumbered 0..n-1."""
@@ -373,6 +562,7 @@ class PuzzleSet(models.Model):
             )
             candidate.full_clean(exclude=["author"], validate_constraints=False)
             candidate.fill_horizon()
+            SealedPosition.refuse(candidate.fen, candidate.variant)  # an exam's position
             same_position = reusable_puzzles(user).filter(
                 variant=candidate.variant, fen=candidate.fen, goal=candidate.goal
             )

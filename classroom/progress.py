@@ -1,7 +1,10 @@
 """What students did: attempts at the puzzles of assigned sets (``puzzles.Attempt`` rows with the
-set's id), lesson progress (``lessons.StepProgress``) and ratings.
+set's id), lesson progress (``lessons.StepProgress``), ratings, and results in the class's
+tournaments.
 
-The trainer (``puzzles``) writes the attempts; this module only reads them.
+The trainer (``puzzles``) writes the attempts; this module only reads them. The tournaments
+stand above the classroom (they are played as games between players), so their results are read
+through ``apps.get_model``, never an import (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import csv
 import io
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.apps import apps
 
 from core.variants import VARIANTS
 from lessons.course import all_courses
@@ -132,6 +137,41 @@ def student_cells(assignment: Assignment, user) -> list[tuple[Any, Cell]]:
     ]
 
 
+@dataclass
+class TournamentTotals:
+    """A student's results in the class's tournaments: how many they played in, their finished
+    games (a bye is none) and their points (2-1-0; a bye scores as its tournament says)."""
+
+    tournaments: int = 0
+    games: int = 0
+    points: int = 0
+
+
+def tournament_totals(classroom: Classroom) -> dict[int, TournamentTotals]:
+    """Each player's totals over the class's tournaments that have started, by user id, as the
+    tournaments' own standings count them."""
+    tournament_model = apps.get_model("tournaments", "Tournament")
+    totals: dict[int, TournamentTotals] = {}
+    started = tournament_model.objects.filter(classroom=classroom).exclude(
+        status=tournament_model.DRAFT
+    )
+    for tournament in started:
+        for row in tournament.standings():
+            mine = totals.setdefault(row.player, TournamentTotals())
+            mine.tournaments += 1
+            mine.games += row.games
+            mine.points += row.points
+    return totals
+
+
+def tournament_rows(classroom: Classroom) -> list[tuple[Any, TournamentTotals]]:
+    """The class's students with their tournament totals; empty when no tournament started."""
+    totals = tournament_totals(classroom)
+    if not totals:
+        return []
+    return [(s, totals.get(s.pk, TournamentTotals())) for s in classroom.students()]
+
+
 def _cell_text(value: Any) -> Any:
     """A spreadsheet cell that cannot run as a formula (names are typed by users)."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -140,7 +180,11 @@ def _cell_text(value: Any) -> Any:
 
 
 def table_csv(classroom: Classroom) -> str:
+    """One line per student and puzzle of the assigned sets, each with the student's tournament
+    totals (``tournaments``, ``tournament_games``, ``tournament_points``); a student with no
+    puzzle to show still has a line for their tournaments, once a tournament has started."""
     columns, rows = class_table(classroom)
+    totals = tournament_totals(classroom)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
@@ -155,10 +199,19 @@ def table_csv(classroom: Classroom) -> str:
             "seconds",
             "hints",
             "later",
+            "tournaments",
+            "tournament_games",
+            "tournament_points",
         ]
     )
     for row in rows:
         name = row.student.get_full_name() or row.student.username
+        mine = totals.get(row.student.pk, TournamentTotals())
+        results = [mine.tournaments, mine.games, mine.points]
+        if not columns and totals:
+            writer.writerow(
+                [_cell_text(name), _cell_text(row.student.username), *[""] * 8, *results]
+            )
         for column, cell in zip(columns, row.cells, strict=True):
             writer.writerow(
                 [
@@ -172,6 +225,7 @@ def table_csv(classroom: Classroom) -> str:
                     cell.seconds,
                     cell.hints,
                     cell.later,
+                    *results,
                 ]
             )
     return out.getvalue()
@@ -185,10 +239,12 @@ class CourseProgress:
     stars: int
     hints: int
     answers_shown: int
+    #: steps not done but tested out (their lesson's test-out passed): no stars
+    tested: int = 0
 
 
 def lesson_progress(user) -> list[CourseProgress]:
-    """Per course: steps done out of all, stars, hints, answers shown."""
+    """Per course: steps done out of all, steps tested out, stars, hints, answers shown."""
     rows = list(StepProgress.objects.filter(user=user))
     out = []
     for course in all_courses():
@@ -202,6 +258,7 @@ def lesson_progress(user) -> list[CourseProgress]:
                 stars=sum(r.stars for r in done),
                 hints=sum(r.hints_used for r in mine),
                 answers_shown=sum(1 for r in mine if r.answer_shown),
+                tested=sum(1 for r in mine if r.is_tested_out),
             )
         )
     return out

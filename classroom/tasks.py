@@ -1,8 +1,13 @@
-"""Celery tasks of the classroom app: thin, idempotent, on the ``deep`` queue.
+"""Celery tasks of the classroom app: thin and idempotent.
 
-``deep_solve`` is the board editor's "Ask the engine": the request creates a
+``deep_solve`` (the ``deep`` queue) is the board editor's "Ask the engine": the request creates a
 :class:`core.models.Job` with the position and goal and returns at once; a worker runs the quick
 search and writes its progress and the verdict to the job, which the editor page polls.
+
+``make_student_accounts`` (the default queue) makes the accounts of a teacher's list of children:
+hashing their passwords is the slow part (about 20 ms each with the site's Argon2, 0.3 s with
+Django's PBKDF2), so the request only creates the job
+(``Classroom.start_student_accounts``) and the teacher's page follows it to the login cards.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from django.utils import translation
 from core.models import Job
 
 from . import engine
+from .models import ACCOUNTS_JOB, Classroom, forget_old_cards
 
 logger = logging.getLogger(__name__)
 
@@ -65,4 +71,45 @@ def deep_solve(job_id: str) -> str:
         return "failed"
     job.finish(verdict)
     logger.info("engine asked by job %s: %s", job_id, verdict["kind"])
+    return "done"
+
+
+@shared_task(
+    name="classroom.make_student_accounts", acks_late=True, soft_time_limit=120, time_limit=150
+)
+def make_student_accounts(job_id: str) -> str:
+    """Make the job's accounts (``Classroom.create_student_accounts``, which finishes the job with
+    them); "skipped" when the job is gone or another delivery has it."""
+    job = Job.objects.filter(pk=job_id, kind=ACCOUNTS_JOB).first()
+    if job is None or job.status != Job.Status.QUEUED:
+        return "skipped"
+    if not job.claim(make_student_accounts.request.hostname or platform.node()):
+        return "skipped"
+    classroom = Classroom.objects.filter(pk=job.params.get("classroom")).first()
+    if classroom is None:
+        job.fail("the class is gone")
+        return "failed"
+    last = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            last = now
+            job.report(done * 100 // total)
+
+    try:
+        made = classroom.create_student_accounts(job.params["names"], progress=progress, job=job)
+    except SoftTimeLimitExceeded:
+        job.fail("making the accounts ran past the worker's time limit")
+        return "failed"
+    except RuntimeError as exc:  # no free username for a name
+        job.fail(str(exc))
+        return "failed"
+    if not made:
+        return "skipped"
+    forgotten = forget_old_cards()
+    logger.info("%d accounts made in class %s by job %s", len(made), classroom.pk, job_id)
+    if forgotten:
+        logger.info("the passwords of %d old accounts jobs forgotten", forgotten)
     return "done"

@@ -9,6 +9,7 @@ urlpatterns = [
     path("join/", join.join_with_code, name="join_with_code"),
     path("join/<str:code>/", join.join, name="join"),
     # classes
+    path("classes/", classes.class_list, name="class_list"),
     path("classes/new/", classes.class_create, name="class_create"),
     path("classes/<int:pk>/", classes.class_detail, name="class_detail"),
     path("classes/<int:pk>/edit/", classes.class_edit, name="class_edit"),
@@ -20,6 +21,11 @@ urlpatterns = [
         name="co_teacher_remove",
     ),
     path("classes/<int:pk>/students/new/", students.students_create, name="students_create"),
+    path(
+        "classes/<int:pk>/students/new/<uuid:job_id>/",
+        students.students_job,
+        name="students_job",
+    ),
     path(
         "classes/<int:pk>/students/<int:user_id>/", students.student_detail, name="student_detail"
     ),
@@ -46,6 +52,7 @@ urlpatterns = [
         name="assignment_remove",
     ),
     # puzzle sets
+    path("sets/", sets.set_list, name="set_list"),
     path("sets/new/", sets.set_create, name="set_create"),
     path("sets/<int:pk>/", sets.set_detail, name="set_detail"),
     path("sets/<int:pk>/edit/", sets.set_edit, name="set_edit"),

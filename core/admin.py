@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Job, WorkerHeartbeat
+from .models import Job, SealedPosition, WorkerHeartbeat
 
 
 @admin.register(Job)
@@ -15,3 +15,9 @@ class JobAdmin(admin.ModelAdmin):
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
     list_display = ["hostname", "seen"]
+
+
+@admin.register(SealedPosition)
+class SealedPositionAdmin(admin.ModelAdmin):
+    list_display = ["label", "key", "until", "created"]
+    search_fields = ["label", "key"]

@@ -23,6 +23,7 @@ plain values.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -123,6 +124,42 @@ def play_line(variant: str, fen: str, moves: Iterable[str]) -> tuple[dama.Board,
         texts.append(board.move_text(move))
         board.push(move)
     return board, texts
+
+
+def position_key(fen: str, variant: str) -> str:
+    """The identity of a position for sealing it (``core.models.SealedPosition``): the side to
+    move and the pieces, as the engine writes them, on the board's size; the same for the
+    position turned round with the colours swapped (White's men on Black's squares, Black to
+    move), which is the same game seen from the other side; and the same for the variants of one
+    board size (Czech and Brazilian draughts share the 8x8 board and most positions play alike).
+    A ``ValidationError`` when the position is not valid.
+
+    >>> position_key("W:W21:B1", "czech") == position_key("B:W32:B12", "brazilian")
+    True
+    >>> position_key("W:W21:B1", "czech") == position_key("B:W21:B1", "czech")
+    False
+    """
+    board = board_from_fen(fen, variant)
+    text = board.fen(algebraic=False)
+    turn, *sides = text.split(":")
+    squares = board.geo.squares
+    pieces = {side[:1]: side[1:] for side in sides}
+
+    def turned(listed: str) -> str:
+        names = [name for name in listed.split(",") if name]
+        return ",".join(
+            ("K" if n.startswith("K") else "") + str(squares + 1 - int(n.lstrip("K")))
+            for n in names
+        )
+
+    other = "{turn}:W{white}:B{black}".format(
+        turn="B" if turn == "W" else "W",
+        white=turned(pieces.get("B", "")),
+        black=turned(pieces.get("W", "")),
+    )
+    other = dama.Board(variant, other).fen(algebraic=False)
+    digest = hashlib.sha256(f"{squares}|{min(text, other)}".encode()).hexdigest()
+    return digest
 
 
 def describe_outcome(board: dama.Board) -> str:
@@ -345,6 +382,17 @@ class BoardView:
         return _("White to move") if self.white_to_move else _("Black to move")
 
     @property
+    def examples(self) -> str:
+        """How moves are typed on this board, for its move box's help: the engine's examples in
+        the variant's notation (``22-18, 22x15x6, c3-d4`` on 8x8, ``32-28, 32x23x12`` on 10x10)."""
+        return ", ".join(dama.example_moves(self.variant))
+
+    @property
+    def example_move(self) -> str:
+        """One move as it is typed on this board (``22-18``, ``32-28``, ``c3-d4``): a placeholder."""
+        return dama.example_moves(self.variant)[0]
+
+    @property
     def turn_code(self) -> str:
         return "w" if self.white_to_move else "b"
 
@@ -469,7 +517,8 @@ class Entry:
 
 def read_entry(board: dama.Board, *, route: str = "", text: str = "") -> Entry:
     """Read a clicked ``route`` (``"22,15,6"``, posted landing by landing) or typed ``text``
-    (``22-18``, ``22x15x6``, ``c3-d4``) on ``board``; a route wins over text."""
+    (``22-18``, ``22x15x6``, ``c3-d4``: :func:`dama.example_moves`) on ``board``; a route wins
+    over text."""
     entry = board.read_entry(route=route, text=text)
     lang = get_language()
     kind = entry.kind
@@ -508,13 +557,15 @@ def read_entry(board: dama.Board, *, route: str = "", text: str = "") -> Entry:
         )
     if explanation is not None and explanation.code != "syntax":  # a square not on the board
         return Entry("bad", explanation.message(lang), article=explanation.citation(lang))
-    return Entry("bad", _unreadable(entry))
+    return Entry("bad", _unreadable(entry, board))
 
 
-def _unreadable(entry: dama.Entry) -> str:
-    """Why ``entry`` is not a move, in the page's language."""
+def _unreadable(entry: dama.Entry, board: dama.Board) -> str:
+    """Why ``entry`` is not a move on ``board``, in the page's language (with the engine's
+    examples of move text for that board)."""
+    examples = ", ".join(dama.example_moves(board.variant))
     if entry.reason == "empty":
-        return _("Type a move, for example 22-18 or c3-d4, or click the board.")
+        return _("Type a move (%(examples)s) or click the board.") % {"examples": examples}
     if entry.reason == "too_long":
         return _("That is too long to be a move.")
     if entry.reason == "bad_route":
@@ -525,9 +576,10 @@ def _unreadable(entry: dama.Entry) -> str:
         return _("%(move)s could be several moves: write the whole route, landing by landing.") % {
             "move": entry.text
         }
-    return _(
-        "“%(move)s” is not a move. Write the start and end squares, like 22-18, 22x15 or c3-d4."
-    ) % {"move": entry.text}
+    return _("“%(move)s” is not a move. Write the start and end squares, like %(examples)s.") % {
+        "move": entry.text,
+        "examples": examples,
+    }
 
 
 def find_move(board: dama.Board, *, route: str = "", text: str = "") -> dama.Move:
@@ -550,3 +602,36 @@ def play(
     notation = board.move_text(move)
     board.push(move)
     return board, move, notation
+
+
+# -- a game's end on the board (the games against the computer and between players) -------------
+
+
+@dataclass(frozen=True)
+class End:
+    """How a game ended on the board: ``winner`` ``"w"``, ``"b"`` or ``""`` for a draw, the
+    ``reason`` code (``no_pieces``, ``no_moves``, ``threefold``, ``move_rule``,
+    ``endgame_count``), the PDN ``result`` and the rulebook ``article`` (in English, as stored)."""
+
+    winner: str
+    reason: str
+    result: str
+    article: str
+
+
+def end_of(board: dama.Board) -> End | None:
+    """The end of the game on ``board`` by its variant's rules, or None while it goes on."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    winner = "" if outcome.winner is None else ("w" if outcome.winner == dama.WHITE else "b")
+    return End(winner, outcome.reason, outcome.result(), outcome.article)
+
+
+def end_message(board: dama.Board) -> tuple[str, str]:
+    """Why the game ended on ``board`` and the article, in the page's language (or "", "")."""
+    outcome = board.outcome()
+    if outcome is None:
+        return "", ""
+    lang = get_language()
+    return outcome.message(lang), outcome.citation(lang)

@@ -11,8 +11,8 @@ class MoveForm(forms.Form):
         label=_("Your move"),
         max_length=200,
         required=False,
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": _("e.g. 22-18")}
-        ),
+        # the board widget (templates/core/board.html) draws the field, its placeholder from the
+        # board shown (core.board.BoardView.example_move)
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     flipped = forms.BooleanField(required=False, widget=forms.HiddenInput)

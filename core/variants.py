@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.http import Http404
 from django.utils.functional import Promise, lazy
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 import dama
@@ -36,6 +36,18 @@ def _title(variant: dama.Variant) -> str:
 
 _lazy_title = lazy(_title, str)
 
+
+def _international_blurb() -> str:
+    men = dama.VARIANTS["international"].men_per_side
+    return ngettext(
+        "10×10 board, %(men)d man each, men capture backwards too, the longest capture is "
+        "compulsory.",
+        "10×10 board, %(men)d men each, men capture backwards too, the longest capture is "
+        "compulsory.",
+        men,
+    ) % {"men": men}
+
+
 #: the web's own words for each variant of the engine (a variant without them fails at start)
 _WORDS: dict[str, tuple[Promise, Promise]] = {
     "czech": (
@@ -46,9 +58,7 @@ _WORDS: dict[str, tuple[Promise, Promise]] = {
     ),
     "international": (
         pgettext_lazy("variant", "International"),
-        _(
-            "10×10 board, 20 men each, men capture backwards too, the longest capture is compulsory."
-        ),
+        lazy(_international_blurb, str)(),
     ),
     "brazilian": (
         pgettext_lazy("variant", "Brazilian"),

@@ -19,7 +19,7 @@ from . import health
 from .board import board_from_fen, board_view, play, start_board
 from .forms import MoveForm
 from .models import Job
-from .signals import preferences_chosen
+from .signals import CHOSEN_LANGUAGE, preferences_chosen
 from .tasks import probe
 from .variants import VARIANTS, current_variant, get_variant, remember_variant
 
@@ -117,6 +117,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
         secure=request.is_secure(),
     )
     translation.activate(language)
+    request.session[CHOSEN_LANGUAGE] = language  # wins at log-in (core.signals)
     if request.user.is_authenticated:
         preferences_chosen.send(sender=None, user=request.user, language=language)
     return response

@@ -24,7 +24,7 @@ from .errors import (
     InvalidVariantError,
 )
 from .geometry import Bitboard, Square
-from .notation import parse_square, square_name
+from .notation import example_moves, parse_square, square_name
 from .variants import VARIANT_NAMES, VARIANTS, Variant, find_variant
 
 __version__ = "0.1.0"
@@ -57,6 +57,7 @@ __all__ = [
     "Square",
     "Variant",
     "build_info",
+    "example_moves",
     "find_variant",
     "parse_square",
     "square_name",

@@ -73,9 +73,6 @@ class Core:
     man_dirs: dict[bool, tuple[int, ...]]
     white_dirs: tuple[int, ...]
     black_dirs: tuple[int, ...]
-    #: the shifts of a man's step forward: White's (right shifts), Black's (left shifts)
-    white_shifts: tuple[int, int]
-    black_shifts: tuple[int, int]
     #: the shifts of the four directions, all positive (up: right shift, down: left shift)
     s_ul: i64
     s_ur: i64
@@ -114,8 +111,6 @@ class Core:
         self.white_dirs = DIRECTIONS if self.backward else (UP_LEFT, UP_RIGHT)
         self.black_dirs = DIRECTIONS if self.backward else (DOWN_LEFT, DOWN_RIGHT)
         self.man_dirs = {True: self.white_dirs, False: self.black_dirs}
-        self.white_shifts = (-g.steps[0], -g.steps[1])
-        self.black_shifts = (g.steps[2], g.steps[3])
         self.s_ul, self.s_ur, self.s_dl, self.s_dr = (
             -g.steps[0],
             -g.steps[1],

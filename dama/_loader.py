@@ -38,7 +38,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 COMPILED_DIR = HERE / "_compiled"
-MANIFEST = COMPILED_DIR / "manifest.json"
 
 
 class CompiledFinder(importlib.abc.MetaPathFinder):

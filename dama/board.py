@@ -126,9 +126,6 @@ class Board(BaseBoard):
         """The game's result if it has ended here (a loss or a draw by rule), else None."""
         return outcome(self)
 
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
     def perft(self, depth: int) -> int:
         """Leaf nodes at ``depth`` plies, equivalent routes counted once."""
         return perft(self, depth)

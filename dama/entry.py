@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
 from .explain import Explanation, explain_illegal
-from .notation import matching_moves, move_text, square_text, tokenize_move
+from .notation import matching_moves, move_text, read_number, square_text, tokenize_move
 
 if TYPE_CHECKING:
     from .baseboard import BaseBoard, Move
@@ -149,9 +149,11 @@ def read_entry(board: BaseBoard, route: str | Iterable[int] = "", text: str = ""
 def _route_squares(board: BaseBoard, route: str | Iterable[int]) -> tuple[int, ...] | None:
     if isinstance(route, str):
         parts = [p for p in route.split(",") if p.strip()]
-        try:
-            squares = tuple(int(p) for p in parts)
-        except ValueError:
+        if len(parts) > MAX_ROUTE:
+            return None
+        read = [read_number(p) for p in parts]
+        squares = tuple(n for n in read if n is not None)
+        if len(squares) < len(read):
             return None
     else:
         squares = tuple(route)

@@ -20,9 +20,6 @@ from typing import Literal
 
 Lang = Literal["en", "cs"]
 
-#: the languages the engine writes, English first (the default)
-LANGS: tuple[Lang, ...] = ("en", "cs")
-
 # how an article citation reads in Czech (the rulebooks are cited in English in the data)
 _CZECH_CITATION = (
     (" art. ", " čl. "),

@@ -22,6 +22,29 @@ if TYPE_CHECKING:
     from .baseboard import BaseBoard, Move
 
 _TOKEN_SPLIT = re.compile(r"\s*[-x:×]\s*", re.IGNORECASE)
+#: a number in a file or a text: ASCII digits only (``int()`` also reads '١٢' and '1_0', and
+#: refuses more than 4,300 digits with a ``ValueError`` of its own), at most 9 of them
+_NUMBER = re.compile(r"[0-9]{1,9}", re.ASCII)
+
+
+def read_number(text: str, minimum: int = 0, maximum: int = 999_999_999) -> int | None:
+    """The whole number written in ``text`` (ASCII digits, spaces around allowed) when it is
+    from ``minimum`` to ``maximum``, else None: the caller raises its own error with the rule.
+    Every number the engine reads from a FEN, a PDN tag or a goal goes through here, so that no
+    text can make ``int()`` fail.
+
+    >>> read_number("29"), read_number(" 7 ", 1, 10), read_number("0", 1, 10)
+    (29, 7, None)
+    >>> [read_number(t) for t in ("²", "١٢", "1_0", "-1", "", "9" * 5000)]
+    [None, None, None, None, None, None]
+    """
+    t = text.strip() if isinstance(text, str) else ""
+    if not _NUMBER.fullmatch(t):
+        return None
+    n = int(t)
+    return n if minimum <= n <= maximum else None
+
+
 _SQUARE_TEXT = re.compile(r"^([0-9]{1,2}|[a-jA-J](?:10|[1-9]))$")
 
 
@@ -55,6 +78,35 @@ def square_name(sq: int, variant: str | Variant, algebraic: bool = True) -> str:
     if not 1 <= sq <= g.squares:
         raise InvalidSquareError(f"there is no square {sq}: squares are numbered 1-{g.squares}")
     return g.name(sq) if algebraic else str(sq)
+
+
+def example_moves(variant: str | Variant) -> tuple[str, ...]:
+    """Move text to show as examples beside a move box on this variant's board: a man's first
+    move and a capture of two pieces from White's front row, in the variant's notation, and on
+    8x8 (where players write both) the same move in the other notation.
+
+    >>> example_moves("czech")
+    ('22-18', '22x15x6', 'c3-d4')
+    >>> example_moves("brazilian")
+    ('c3-d4', 'c3xe5xc7', '22-18')
+    >>> example_moves("international")
+    ('32-28', '32x23x12')
+    """
+    v = find_variant(variant)
+    g = geometry(v.size)
+    row = v.size // 2 + 1  # White's front row at the start
+    col = 2 if g.square_at(row, 2) is not None else 3
+
+    def text(places: tuple[tuple[int, int], ...], sep: str, algebraic: bool) -> str:
+        squares = [g.square_at(r, c) for r, c in places]
+        return sep.join(square_name(sq, v, algebraic) for sq in squares if sq is not None)
+
+    route = ((row, col), (row - 1, col + 1))
+    capture = ((row, col), (row - 2, col + 2), (row - 4, col))
+
+    alg = v.algebraic_default
+    examples = (text(route, "-", alg), text(capture, "x", alg))
+    return (*examples, text(route, "-", not alg)) if v.size == 8 else examples
 
 
 def square_text(board: BaseBoard, sq: int, algebraic: bool | None = None) -> str:

@@ -46,10 +46,6 @@ class Outcome:
     message_en: str
     message_cs: str
 
-    @property
-    def is_draw(self) -> bool:
-        return self.winner is None
-
     def message(self, lang: str | None = "en") -> str:
         """The message in ``lang`` (``cs``/``cs-cz`` for Czech, anything else for English).
 

@@ -41,6 +41,7 @@ from typing import TypeAlias
 from .baseboard import WHITE, Move
 from .board import Board
 from .errors import DamaError, InvalidPdnError
+from .notation import read_number
 from .variants import GAMETYPES, INTERNATIONAL, Variant, find_variant
 
 #: the largest PDN text read, in bytes (UTF-8)
@@ -191,10 +192,6 @@ class Game:
         for node in self.moves:
             b.push(node.move if node.move is not None else b.parse_move(node.move_text))
         return b
-
-    def mainline_moves(self) -> list[Move]:
-        """The moves of the main line, replayed."""
-        return self.end_board().move_stack
 
     def replay(self) -> None:
         """Check every move (main line and variations) with the engine and fill ``Node.move``.
@@ -412,15 +409,15 @@ def _entries(tokens: Iterator[_Tok]) -> Iterator[list[_Tok]]:
 # ---------------------------------------------------------------------------------------
 def _variant_of(value: str, line: int) -> Variant:
     fields = [f.strip() for f in value.split(",")]
-    if not fields[0].isdigit():
+    gt = read_number(fields[0])
+    if gt is None:
         raise PdnLineError(
-            f"GameType {value!r} must start with a number: 20 (international), "
+            f"GameType {value[:40]!r} must start with a number: 20 (international), "
             "26 (Brazilian) or 29 (Czech)",
             line,
             "gametype_not_number",
-            value=value,
+            value=value[:40],
         )
-    gt = int(fields[0])
     variant = GAMETYPES.get(gt)
     if variant is None:
         raise PdnLineError(
@@ -430,19 +427,19 @@ def _variant_of(value: str, line: int) -> Variant:
             "gametype_unsupported",
             gametype=gt,
         )
-    if len(fields) >= 4 and fields[2].isdigit() and fields[3].isdigit():
-        w, h = int(fields[2]), int(fields[3])
-        if (w, h) != (variant.size, variant.size):
-            raise PdnLineError(
-                f"GameType {value!r} gives a {w}x{h} board, but GameType {gt} is played on "
-                f"{variant.size}x{variant.size}",
-                line,
-                "gametype_board",
-                gametype=gt,
-                width=w,
-                height=h,
-                size=variant.size,
-            )
+    w = read_number(fields[2]) if len(fields) >= 4 else None
+    h = read_number(fields[3]) if len(fields) >= 4 else None
+    if w is not None and h is not None and (w, h) != (variant.size, variant.size):
+        raise PdnLineError(
+            f"GameType {value[:40]!r} gives a {w}x{h} board, but GameType {gt} is played on "
+            f"{variant.size}x{variant.size}",
+            line,
+            "gametype_board",
+            gametype=gt,
+            width=w,
+            height=h,
+            size=variant.size,
+        )
     return variant
 
 
@@ -672,8 +669,7 @@ def _tag_lines(game: Game) -> list[str]:
     for k, v in game.tags.items():
         tags[k] = v
     gt = tags.get("GameType", "")
-    first = gt.split(",")[0].strip()
-    if not (first.isdigit() and int(first) == game.variant.gametype):
+    if read_number(gt.split(",")[0]) != game.variant.gametype:
         tags["GameType"] = str(game.variant.gametype)
     if game.fen is not None:
         tags["SetUp"] = "1"
@@ -746,11 +742,6 @@ def write_game(game: Game, *, width: int = LINE_WIDTH) -> str:
     _line_units(game.moves, 0, black_first, units)
     units.append(game.result)
     return "\n".join(_tag_lines(game)) + "\n\n" + "\n".join(_wrap(units, width)) + "\n"
-
-
-def write_games(games: list[Game], *, width: int = LINE_WIDTH) -> str:
-    """Several games as one PDN text, separated by blank lines."""
-    return "\n".join(write_game(g, width=width) for g in games)
 
 
 def position_pdn(

@@ -23,11 +23,6 @@ Search
   killer moves of the ply, then the history heuristic.
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
-* ``pause``: a callable the search calls at each check of its limits (then every 32 nodes,
-  about a tenth of a millisecond), which may wait before the search goes on and returns the
-  seconds it waited; they are added to the time limit, so a paused search plays the move it
-  would have played without pausing. The site's play worker waits there while a web request
-  runs on the same machine (``core.webbusy``).
 * ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
   history of quiet moves kept from one move of the game to the next, as chess engines keep
   their hash table. The search of the next move then starts with what the last one learnt about
@@ -58,7 +53,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ._core import Core, RawMove, core
@@ -76,9 +70,6 @@ MAX_PLY = 128
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
 NEXT_ITERATION = 0.9
-#: nodes between two checks of the limits when the search has a ``pause`` (about a tenth of a
-#: millisecond: a web request waits that long at most for the search to give way)
-PAUSE_CHECK_NODES = 32
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -255,8 +246,6 @@ class Searcher:
     s_dr: int
     sel_depth: int
     next_check: int
-    pause: Callable[[], float] | None
-    check_every: int
 
     def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
         c = core(variant)
@@ -283,8 +272,6 @@ class Searcher:
         self.variant = variant
         self.sel_depth = 0
         self.next_check = 1024
-        self.pause = None
-        self.check_every = 1024
 
     def reset(self) -> None:
         """Ready for the next move of the game: the table kept, the history weighed down (a
@@ -297,8 +284,6 @@ class Searcher:
         self.deadline = 0.0
         self.sel_depth = 0
         self.next_check = 1024
-        self.pause = None
-        self.check_every = 1024
 
     # -- draw rules ---------------------------------------------------------------------------
     def endgame_code(self, white: int, black: int, kings: int) -> int:
@@ -402,17 +387,12 @@ class Searcher:
 
     # -- limits -------------------------------------------------------------------------------
     def check_limits(self) -> None:
-        """Raise :class:`_Stop` when a limit has run out; set when to look again. A ``pause``
-        is asked first, and the time it waited is not counted."""
+        """Raise :class:`_Stop` when a limit has run out; set when to look again."""
         if self.node_limit and self.nodes >= self.node_limit:
             raise _Stop
-        if self.pause is not None:
-            waited = self.pause()
-            if waited > 0 and self.deadline:
-                self.deadline += waited
         if self.deadline and time.perf_counter() >= self.deadline:
             raise _Stop
-        nxt = self.nodes + self.check_every
+        nxt = self.nodes + 1024
         if self.node_limit and nxt > self.node_limit:
             nxt = self.node_limit
         self.next_check = nxt
@@ -673,11 +653,9 @@ def search(
     _blunder: float = 0.0,
     _evaluator: Evaluator | None = None,
     memory: Memory | None = None,
-    pause: Callable[[], float] | None = None,
 ) -> SearchResult:
     """Search ``board`` (never changed) within the limits and return the best move found;
-    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`);
-    ``pause`` may hold the search up at its checks (see the module docstring).
+    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`).
 
     With no limit at all the search stops at depth 64 or after 1 second, whichever comes first.
     Raises ValueError when the game is over (the side to move has no legal move) or a limit is
@@ -695,9 +673,6 @@ def search(
         s = Searcher(board.variant, _evaluator)
     else:
         s = memory._searcher(board.variant, _evaluator)
-    if pause is not None:
-        s.pause = pause
-        s.check_every = PAUSE_CHECK_NODES
     if depth is None and seconds is None and nodes is None:
         seconds = 1.0
     max_depth = depth if depth is not None else 64
@@ -705,7 +680,7 @@ def search(
         s.deadline = t0 + seconds
     if nodes is not None:
         s.node_limit = nodes
-    s.next_check = min(nodes or s.check_every, s.check_every)
+        s.next_check = min(nodes, 1024)
     qp, ek, ep = _root_state(board, s)
     white, black, kings, turn = board.white, board.black, board.kings, board.turn
     h = _raw_hash(white, black, kings, turn, s.tab)
@@ -862,287 +837,24 @@ def best_move(
     level: int,
     seed: int | None = None,
     memory: Memory | None = None,
-    pause: Callable[[], float] | None = None,
+    _evaluator: Evaluator | None = None,
 ) -> SearchResult:
     """The move the engine plays at ``level`` (1-8, see :data:`LEVELS`), with the side's
-    :class:`Memory` of the game when there is one (``pause``: see :func:`search`).
+    :class:`Memory` of the game when there is one.
 
     >>> from dama import Board
     >>> best_move(Board("czech"), 1, seed=1).move in Board("czech").legal_moves
     True
     """
-    return Player(level=level).choose(board, seed, memory, pause)
-
-
-# -- games between two settings ----------------------------------------------------------------------
-#: balanced openings (two plies, numeric routes): no capture, material kept, a depth-7 search of
-#: the position after them scores within 0.03 men
-OPENINGS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "czech": (
-        ("22-18", "10-15"),
-        ("22-18", "9-13"),
-        ("23-19", "10-14"),
-        ("24-20", "10-14"),
-        ("24-20", "9-13"),
-        ("24-19", "11-16"),
-        ("21-17", "9-14"),
-        ("22-17", "11-15"),
-        ("22-17", "12-16"),
-        ("21-17", "12-16"),
-        ("23-18", "11-16"),
-        ("23-19", "11-15"),
-    ),
-    "brazilian": (
-        ("22-18", "11-16"),
-        ("23-18", "10-14"),
-        ("23-18", "9-13"),
-        ("23-19", "9-13"),
-        ("24-20", "12-16"),
-        ("22-18", "10-14"),
-        ("23-18", "12-16"),
-        ("23-19", "11-16"),
-        ("24-20", "9-13"),
-        ("21-17", "9-14"),
-        ("22-18", "12-16"),
-        ("24-19", "9-14"),
-    ),
-    "international": (
-        ("31-26", "18-23"),
-        ("33-29", "16-21"),
-        ("33-29", "18-22"),
-        ("34-29", "19-24"),
-        ("35-30", "17-21"),
-        ("35-30", "20-25"),
-        ("31-27", "17-21"),
-        ("33-28", "17-21"),
-        ("33-29", "20-25"),
-        ("34-29", "16-21"),
-        ("31-26", "19-23"),
-        ("34-30", "17-21"),
-    ),
-}
-
-#: a game still going after this many plies is scored a draw
-PLY_CAP = 240
-#: the evaluations of the players with another king value (one per variant and value, so that a
-#: player's :class:`Memory` goes on with the same evaluation)
-_KING_EVALUATORS: dict[tuple[str, int], Evaluator] = {}
-
-
-@dataclass(frozen=True)
-class Player:
-    """A setting that plays: a level, or explicit limits, and optionally another king value.
-
-    >>> Player.parse("level=3")
-    Player(level=3, depth=None, seconds=None, nodes=None, king=None)
-    >>> Player.parse("depth=4,king=250").describe()
-    'depth=4,king=250'
-    """
-
-    level: int | None = None
-    depth: int | None = None
-    seconds: float | None = None
-    nodes: int | None = None
-    king: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Player:
-        """Read ``key=value`` pairs separated by commas (level, depth, seconds, nodes, king)."""
-        fields: dict[str, int | float] = {}
-        for part in text.split(","):
-            key, sep, value = part.strip().partition("=")
-            try:
-                if not sep or key not in ("level", "depth", "seconds", "nodes", "king"):
-                    raise ValueError
-                num: int | float = float(value) if key == "seconds" else int(value)
-            except ValueError:
-                raise ValueError(
-                    f"bad player {text!r}: use key=value pairs of level, depth, seconds, nodes, king"
-                ) from None
-            if num <= 0:
-                raise ValueError(f"bad player {text!r}: {key} must be positive")
-            fields[key] = num
-        level = fields.get("level")
-        if level is not None:
-            if level not in LEVELS:
-                raise ValueError(f"level must be between 1 and {len(LEVELS)}, not {level}")
-            if len(set(fields) & {"depth", "seconds", "nodes"}):
-                raise ValueError(f"bad player {text!r}: a level sets its own limits")
-        seconds = fields.get("seconds")
-        return cls(
-            level=None if level is None else int(level),
-            depth=None if "depth" not in fields else int(fields["depth"]),
-            seconds=None if seconds is None else float(seconds),
-            nodes=None if "nodes" not in fields else int(fields["nodes"]),
-            king=None if "king" not in fields else int(fields["king"]),
-        )
-
-    def describe(self) -> str:
-        parts = []
-        for key in ("level", "depth", "seconds", "nodes", "king"):
-            val = getattr(self, key)
-            if val is not None:
-                parts.append(f"{key}={val}")
-        return ",".join(parts)
-
-    def with_seconds(self, seconds: float | None) -> Player:
-        """This player, given ``seconds`` a move when it has no level or limit of its own."""
-        if seconds is None or self.level or self.depth or self.seconds or self.nodes:
-            return self
-        return Player(None, None, seconds, None, self.king)
-
-    def choose(
-        self,
-        board: BaseBoard,
-        seed: int | None = None,
-        memory: Memory | None = None,
-        pause: Callable[[], float] | None = None,
-    ) -> SearchResult:
-        ev = None
-        if self.king is not None:
-            key = (board.variant.name, self.king)
-            ev = _KING_EVALUATORS.get(key)
-            if ev is None:
-                ev = _KING_EVALUATORS[key] = Evaluator(board.variant, self.king)
-        if self.level is not None:
-            lv = level_for(board.variant.name, self.level)
-            return search(
-                board,
-                depth=lv.depth,
-                seconds=lv.seconds,
-                nodes=lv.nodes,
-                seed=seed,
-                _margin=lv.margin,
-                _blunder=lv.blunder,
-                _evaluator=ev,
-                memory=memory,
-                pause=pause,
-            )
-        return search(
-            board,
-            depth=self.depth,
-            seconds=self.seconds,
-            nodes=self.nodes,
-            seed=seed,
-            _evaluator=ev,
-            memory=memory,
-            pause=pause,
-        )
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A finished game: who won (True: White, False: Black, None: a draw), why, the moves."""
-
-    winner: bool | None
-    reason: str
-    moves: tuple[str, ...]
-
-
-def opening_board(variant: str, opening: tuple[str, ...]) -> BaseBoard:
-    """The start position of ``variant`` after the routes of ``opening``."""
-    from .board import Board
-
-    b = Board(variant)
-    for route in opening:
-        for m in b.legal_moves:
-            if route in (m.route_str(i) for i in range(len(m.routes))):
-                b.push(m)
-                break
-        else:
-            raise ValueError(f"opening move {route} is not legal in {variant}")
-    return b
-
-
-def play_game(
-    variant: str,
-    opening: tuple[str, ...],
-    white: Player,
-    black: Player,
-    seed: int | None = None,
-    ply_cap: int = PLY_CAP,
-) -> GameRecord:
-    """Play one game from ``opening`` to its end by the variant's rules (or ``ply_cap`` plies)."""
-    from .board import Board
-
-    b = opening_board(variant, opening)
-    assert isinstance(b, Board)
-    moves = list(opening)
-    memories = {True: Memory(), False: Memory()}  # each side's, from move to move
-    while True:
-        out = b.outcome()
-        if out is not None:
-            return GameRecord(out.winner, out.reason, tuple(moves))
-        if b.ply >= ply_cap:
-            return GameRecord(None, "ply_cap", tuple(moves))
-        player = white if b.turn else black
-        r = player.choose(b, None if seed is None else seed + b.ply, memories[b.turn])
-        moves.append(r.move.route_str())
-        b.push(r.move)
-
-
-@dataclass
-class MatchScore:
-    """Wins, draws and losses of player A against player B."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.points / self.games if self.games else 0.0
-
-
-def play_match(
-    variant: str,
-    a: Player,
-    b: Player,
-    games: int,
-    seed: int = 0,
-    on_game: Callable[[int, GameRecord, bool], None] | None = None,
-) -> MatchScore:
-    """``games`` games of A against B: each opening of :data:`OPENINGS` twice, colours swapped
-    (A is White in even games), cycling through the openings."""
-    score = MatchScore()
-    openings = OPENINGS[variant]
-    for g in range(games):
-        opening = openings[(g // 2) % len(openings)]
-        a_white = g % 2 == 0
-        rec = play_game(variant, opening, a if a_white else b, b if a_white else a, seed + g)
-        if rec.winner is None:
-            score.draws += 1
-        elif rec.winner == a_white:
-            score.wins += 1
-        else:
-            score.losses += 1
-        if on_game is not None:
-            on_game(g, rec, a_white)
-    return score
-
-
-def format_match(variant: str, a: Player, b: Player, score: MatchScore) -> list[str]:
-    """The score table of a match, A's line then B's."""
-    na, nb = f"A {a.describe()}", f"B {b.describe()}"
-    width = max(len(na), len(nb), 6)
-    lines = [
-        f"match {variant}: {score.games} games from {len(OPENINGS[variant])} balanced openings, "
-        "colours swapped",
-        f"{'player':<{width}} {'wins':>5} {'draws':>5} {'losses':>6} {'points':>7} {'%':>6}",
-    ]
-    rows = (
-        (na, score.wins, score.draws, score.losses, score.points),
-        (nb, score.losses, score.draws, score.wins, score.games - score.points),
+    lv = level_for(board.variant.name, level)
+    return search(
+        board,
+        depth=lv.depth,
+        seconds=lv.seconds,
+        nodes=lv.nodes,
+        seed=seed,
+        _margin=lv.margin,
+        _blunder=lv.blunder,
+        _evaluator=_evaluator,
+        memory=memory,
     )
-    for name, w, d, lo, pts in rows:
-        pct = 100.0 * pts / score.games if score.games else 0.0
-        lines.append(f"{name:<{width}} {w:>5} {d:>5} {lo:>6} {pts:>7.1f} {pct:>5.1f}%")
-    return lines

@@ -20,7 +20,7 @@ typical position, we recognise its mechanism wherever it occurs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .baseboard import Move
@@ -374,9 +374,3 @@ def shot_names(variant: str) -> tuple[str, ...]:
 def named_shots(line: Line) -> tuple[str, ...]:
     """The names of the shots ``line`` shows, in :data:`SHOTS` order."""
     return tuple(s.name for s in SHOTS if line.variant in s.variants and s.predicate(line))
-
-
-def lines_with(lines: Sequence[Line], name: str) -> list[Line]:
-    """The lines among ``lines`` that show shot ``name``."""
-    shot = next(s for s in SHOTS if s.name == name)
-    return [ln for ln in lines if shot.predicate(ln)]

@@ -98,11 +98,10 @@ from typing import TYPE_CHECKING, Any, Final, cast, final
 
 from ._core import ONE, Core, RawMove, bit_index, core, popcount
 from .errors import DamaError
+from .notation import read_number
 from .proof import ProofMove, ProofTree
 
 if TYPE_CHECKING:
-    import argparse
-
     from mypy_extensions import i64  # a machine word when compiled (see dama._core)
 
     from .baseboard import Move
@@ -125,7 +124,6 @@ __all__ = [
     "Limits",
     "Progress",
     "Verdict",
-    "cli_solve",
     "is_unique",
     "parse_goal",
     "shortest",
@@ -136,6 +134,8 @@ GOAL_KINDS = ("capture", "gain", "win")
 VERDICT_KINDS = ("unique", "cooked", "no_solution", "undecided")
 #: default horizon (moves of the solver) of the gain and win goals
 DEFAULT_MOVES = 5
+#: the most material a ``gain:N`` goal may ask for (two digits: no position holds that much)
+MAX_GAIN = 99
 
 #: progress callback: (nodes searched, current horizon in plies, seconds elapsed)
 Progress = Callable[[int, int, float], None]
@@ -174,8 +174,10 @@ class Goal:
             raise InvalidGoalError(
                 f"unknown goal {self.kind!r}: write capture, gain:N (N >= 1) or win"
             )
-        if self.kind == "gain" and self.n < 1:
-            raise InvalidGoalError(f"gain:{self.n}: the material to gain must be at least 1")
+        if self.kind == "gain" and not 1 <= self.n <= MAX_GAIN:
+            raise InvalidGoalError(
+                f"gain:{self.n}: the material to gain must be at least 1 and at most {MAX_GAIN}"
+            )
         if self.kind != "gain" and self.n != 0:
             raise InvalidGoalError(f"the goal {self.kind} takes no number")
 
@@ -201,11 +203,13 @@ def parse_goal(text: str | Goal) -> Goal:
     t = text.strip().lower()
     if t.startswith("gain"):
         _, sep, num = t.partition(":")
-        if not sep or not num.strip().isdigit():
+        n = read_number(num) if sep else None
+        if n is None:
             raise InvalidGoalError(
-                f"{text!r}: write gain:N with a whole number N >= 1, e.g. gain:2"
+                f"{text[:20]!r}: write gain:N with a whole number N from 1 to {MAX_GAIN}, "
+                "e.g. gain:2"
             )
-        return Goal("gain", int(num))
+        return Goal("gain", n)
     if t in ("capture", "win"):
         return Goal(t)
     raise InvalidGoalError(f"unknown goal {text!r}: write capture, gain:N (N >= 1) or win")
@@ -1417,40 +1421,3 @@ def _refutation(
         w, b, k = c.make(w, b, k, not me, refuting)
         r -= 1
     return tuple(line)
-
-
-# -- command line --------------------------------------------------------------------------------
-
-
-def cli_solve(args: argparse.Namespace, board: Board) -> int:
-    """``python -m dama solve``: print the verdict as JSON (exit 0 for every verdict)."""
-    goal = parse_goal(args.goal)
-    kw: dict[str, Any] = {"moves": args.moves}
-    if args.nodes is not None:
-        kw["nodes"] = args.nodes
-    if args.seconds is not None:
-        kw["seconds"] = args.seconds
-    v = solve(board, goal, Limits(**kw))
-    d = v.to_dict()
-    out: dict[str, Any] = {"verdict": v.kind}
-    for key in (
-        "goal",
-        "horizon",
-        "length",
-        "solution",
-        "alternatives",
-        "refutation",
-        "duals",
-        "nodes",
-        "seconds",
-        "depth",
-        "reason",
-        "searched",
-        "engine_version",
-        "limits",
-    ):
-        out[key] = d[key]
-    if getattr(args, "proof", False):
-        out["proof"] = d["proof"]
-    print(json.dumps(out, indent=None if getattr(args, "compact", False) else 2))
-    return 0

@@ -427,19 +427,3 @@ def board_svg(
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)
-
-
-def move_svg(board: Board, move: Move | str, **kwargs: object) -> str:
-    """The position before ``move`` (a legal :class:`~dama.Move` or its text) with its route
-    drawn as arrows and its start square highlighted; other keywords go to :func:`board_svg`.
-
-    >>> from dama import Board
-    >>> svg = move_svg(Board("international", "W:WK46:B41,32,22,12"), "46x37x28x17x3")
-    >>> svg.count('class="captured"'), 'data-route="46x37x28x17x3"' in svg
-    (4, True)
-    """
-    m = board.parse_move(move) if isinstance(move, str) else move
-    opts: dict[str, object] = {"highlight": {m.start: "highlight"}}
-    opts.update(kwargs)
-    opts["arrows"] = m
-    return board_svg(board, **opts)  # type: ignore[arg-type]

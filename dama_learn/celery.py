@@ -22,6 +22,7 @@ app = Celery("dama_learn")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 app.autodiscover_tasks(related_name="daily")  # puzzles.daily: the daily puzzle job
+app.autodiscover_tasks(related_name="lines")  # analysis.lines: the engine's line of a position
 
 
 class Heartbeat(bootsteps.StartStopStep):
@@ -92,8 +93,10 @@ def _pin_pool_process(**kwargs: Any) -> None:
         pin_to_core(current_process_index(base=0))
 
 
-#: the queues a worker of this site serves (settings: CELERY_TASK_ROUTES)
-QUEUES = ("default", "deep", "verify", "play")
+#: the queues a worker of this site serves (settings: CELERY_TASK_ROUTES; ``exam``: the searches
+#: of an exam's endgame games, sent there by ``play.models.Search``, served by the play workers;
+#: ``analysis``: the analyses of finished games, analysis.tasks)
+QUEUES = ("exam", "default", "deep", "verify", "play", "analysis")
 
 
 def declare_queues(names: tuple[str, ...] = QUEUES) -> None:
@@ -122,5 +125,16 @@ app.conf.beat_schedule = {
     "review-reminders": {
         "task": "review.send_review_reminders",
         "schedule": crontab(hour=16, minute=0),
+    },
+    # the games between players whose clock ran out with no flag task queued (a far deadline)
+    "versus-judge-clocks": {"task": "versus.judge_clocks", "schedule": 60.0},
+    # the games' analyses a lost worker left wait their turn again
+    "analysis-resend-lost": {"task": "analysis.resend_lost", "schedule": 300.0},
+    # the analyses an older engine made are redone, a batch an hour (analysis.tasks.REDO_BATCH)
+    "analysis-redo-stale": {"task": "analysis.redo_stale", "schedule": 3600.0},
+    # a correspondence game's player whose move's time runs out within a day (once a move)
+    "versus-correspondence-reminders": {
+        "task": "versus.remind_correspondence",
+        "schedule": 3600.0,
     },
 }

@@ -2,7 +2,7 @@
 
 Laptop defaults need nothing: DEBUG on, SQLite in the project folder, and a broker that needs no
 server (Kombu's SQLAlchemy transport on a SQLite file under ``var/``). Production sets ``DEBUG=0``,
-``DJANGO_SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL`` (see README.md).
+``DJANGO_SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL`` (docs/settings.md).
 A bad value stops start-up with an ``ImproperlyConfigured`` that names the variable.
 """
 
@@ -139,6 +139,10 @@ INSTALLED_APPS = [
     "live",
     "play",
     "exams",
+    "versus",
+    "tournaments",
+    "explore",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -159,7 +163,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "dama_learn.urls"
 WSGI_APPLICATION = "dama_learn.wsgi.application"
-# HTTP and the live lessons' WebSockets (dama_learn/asgi.py; README "Live lessons")
+# HTTP and the live lessons' WebSockets (dama_learn/asgi.py; docs/live.md)
 ASGI_APPLICATION = "dama_learn.asgi.application"
 
 TEMPLATES = [
@@ -250,16 +254,35 @@ DAMA_CHANNELS_REDIS_URL = (
     env_url("DAMA_CHANNELS_REDIS_URL", {"redis", "rediss", "unix"}) or REDIS_URL
 )
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# which of channels-redis's layers: "core" (lists and sorted sets: several round trips a group
+# message) or "pubsub" (Redis's publish/subscribe: one PUBLISH a group message). pubsub relays a
+# game's moves faster (docs/benchmarks/versus.md), but while Redis is down its sockets stay open
+# and silent, where core closes them and the pages poll (tests/faults/test_versus_faults.py)
+DAMA_CHANNELS_LAYER = os.environ.get("DAMA_CHANNELS_LAYER", "core").strip() or "core"
+#: the layer's class for each choice
+CHANNELS_LAYER_BACKENDS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
+if DAMA_CHANNELS_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured("DAMA_CHANNELS_LAYER must be core or pubsub.")
 if DAMA_CHANNELS_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": CHANNELS_LAYER_BACKENDS[DAMA_CHANNELS_LAYER],
             "CONFIG": {
                 "hosts": [DAMA_CHANNELS_REDIS_URL],
                 "prefix": os.environ.get("DAMA_CHANNELS_PREFIX", "dama-live"),
             },
         }
     }
+# Open sockets of one user in one live lesson (tabs, devices): one more is refused (close code
+# 4429), so that one account cannot slow every push of the lesson (live.models.LiveSocket)
+DAMA_LIVE_SOCKETS_PER_USER = env_int("DAMA_LIVE_SOCKETS_PER_USER", 4, minimum=1)
+# Open game sockets (/ws/versus/...) of one signed-in account across the site
+# (counted in the default cache: Redis when REDIS_URL is set, else one process's memory); one more
+# is refused with 4429 (versus.sockets)
+DAMA_VERSUS_SOCKETS_PER_USER = env_int("DAMA_VERSUS_SOCKETS_PER_USER", 8, minimum=1)
 # Sessions: Django's database store; with Redis, its cached_db store, which reads a request's
 # session from Redis (the database stays the record: every write goes there first). Its cache
 # ignores Redis's connection errors (django-redis's IGNORE_EXCEPTIONS: a read is a miss, a write
@@ -277,6 +300,17 @@ DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "dama_learn.cache"
 
 # --- auth -----------------------------------------------------------------------------------------
+# Argon2id at OWASP's recommended cost (19 MiB, 2 passes, 1 lane: about 20 ms a hash, where
+# Django's default PBKDF2 takes 0.3 s), so that a class logging in at once does not stall the site
+# (accounts/hashers.py). Django's other hashers follow: it still checks their hashes (the demo
+# fixture's, every account made before) and replaces each with an Argon2 one at its next log-in.
+PASSWORD_HASHERS = [
+    "accounts.hashers.SiteArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -382,7 +416,10 @@ if not DEBUG:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 # Content-Security-Policy (django-csp): scripts, styles and everything else only from the site's own
 # files; no inline script, event handler, style attribute or eval anywhere (htmx's indicator style
-# and eval are off in base.html's htmx-config). tests/browser/test_a11y.py fails on any violation.
+# and eval are off in base.html's htmx-config, and so is its copying of an element's style attribute
+# to the new one with the same id when it settles a swap: a style an extension or a tool set through
+# the CSSOM, which the policy allows, became a style attribute set by a script, which it refuses).
+# tests/browser/test_a11y.py and test_layout.py fail on any violation.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -421,11 +458,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Deep searches, puzzle proofs and the computer's moves in games get their own queues
-# (workers: -Q default,deep,verify,play).
+# (workers: -Q default,deep,verify, -Q exam,play and -Q analysis); an exam's endgame's searches are sent to the
+# "exam" queue (play.models.Search).
 CELERY_TASK_ROUTES = {
     "*.deep_*": {"queue": "deep"},
     "puzzles.verify_puzzle": {"queue": "verify"},
     "play.*": {"queue": "play"},
+    "analysis.*": {"queue": "analysis"},
 }
 
 
@@ -475,6 +514,16 @@ DAMA_AUTHOR_MAX_HORIZON = env_int("DAMA_AUTHOR_MAX_HORIZON", 10, minimum=1)
 DAMA_AUTHOR_PROOF_NODES = env_int("DAMA_AUTHOR_PROOF_NODES", 8_000_000, minimum=1)
 DAMA_AUTHOR_PROOF_SECONDS = env_int("DAMA_AUTHOR_PROOF_SECONDS", 20, minimum=1)
 DAMA_AUTHOR_ACTIVE_PROOFS = env_int("DAMA_AUTHOR_ACTIVE_PROOFS", 2, minimum=1)
+# The analysis of finished games (analysis/, queue "analysis"): at most DAMA_ANALYSIS_ACTIVE_PER_USER
+# analyses of one user on the workers at once (the rest wait their turn in the database),
+# DAMA_ANALYSIS_DAILY_GAMES analyses a user may ask for in 24 hours, an uploaded PDN file of at most
+# DAMA_ANALYSIS_UPLOAD_BYTES bytes and DAMA_ANALYSIS_UPLOAD_GAMES games; an analysis sent but not
+# done after DAMA_ANALYSIS_LOST_SECONDS is sent again by the sweeper.
+DAMA_ANALYSIS_ACTIVE_PER_USER = env_int("DAMA_ANALYSIS_ACTIVE_PER_USER", 1, minimum=1)
+DAMA_ANALYSIS_DAILY_GAMES = env_int("DAMA_ANALYSIS_DAILY_GAMES", 100, minimum=1)
+DAMA_ANALYSIS_UPLOAD_BYTES = env_int("DAMA_ANALYSIS_UPLOAD_BYTES", 512 * 1024, minimum=1)
+DAMA_ANALYSIS_UPLOAD_GAMES = env_int("DAMA_ANALYSIS_UPLOAD_GAMES", 200, minimum=1)
+DAMA_ANALYSIS_LOST_SECONDS = env_int("DAMA_ANALYSIS_LOST_SECONDS", 1800, minimum=1)
 if DAMA_AUTHOR_MAX_HORIZON > 30:
     raise ImproperlyConfigured(
         f"DAMA_AUTHOR_MAX_HORIZON={DAMA_AUTHOR_MAX_HORIZON}: the engine searches at most 30 moves."
@@ -484,6 +533,20 @@ if DAMA_AUTHOR_MAX_HORIZON > 30:
 DAMA_IMPORT_LIMIT = env_int("DAMA_IMPORT_LIMIT", 10, minimum=1)
 DAMA_REPROOF_LIMIT = env_int("DAMA_REPROOF_LIMIT", 30, minimum=1)
 DAMA_PROOF_RATE_WINDOW = env_int("DAMA_PROOF_RATE_WINDOW", 3600, minimum=1)
+
+# Games against the computer (play/): a player (an account, or a visitor's session) may start
+# DAMA_PLAY_GAMES_PER_HOUR games an hour, and one client address DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS
+# (a class behind one school address; an exam's endgame is never refused). Each player has one
+# search of the computer's on the workers at a time (the next is sent when it ends, to the back of
+# the queue); the visitors of one address share DAMA_PLAY_SEARCHES_PER_ADDRESS of them besides (a
+# client that drops its cookie each game); a search not done DAMA_PLAY_SEARCH_LOST_SECONDS after it
+# was sent is taken as lost and gives its turn up (above the play tasks' 40 s time limit).
+DAMA_PLAY_GAMES_PER_HOUR = env_int("DAMA_PLAY_GAMES_PER_HOUR", 60, minimum=1)
+DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS = env_int(
+    "DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS", 300, minimum=1
+)
+DAMA_PLAY_SEARCHES_PER_ADDRESS = env_int("DAMA_PLAY_SEARCHES_PER_ADDRESS", 2, minimum=1)
+DAMA_PLAY_SEARCH_LOST_SECONDS = env_int("DAMA_PLAY_SEARCH_LOST_SECONDS", 60, minimum=1)
 
 # Redis redelivers a message that was taken but not acknowledged (acks_late: a worker that died
 # mid-task) once this many seconds have passed since delivery. Every time limit must stay below
@@ -514,13 +577,20 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # A worker that stopped writing its heartbeat this many seconds ago counts as gone (see /healthz).
 DAMA_WORKER_HEARTBEAT_SECONDS = 10
 DAMA_WORKER_STALE_SECONDS = 45
+# The games between players pause while the site is down (versus.models, docs/versus.md): each
+# web process writes "the site answered at T" every DAMA_HEARTBEAT_SECONDS (0: off, as in the
+# tests), and a gap between two heartbeats longer than DAMA_OUTAGE_SECONDS is an outage whose
+# length is given back to every running clock.
+DAMA_HEARTBEAT_SECONDS = env_int("DAMA_HEARTBEAT_SECONDS", 2)
+DAMA_OUTAGE_SECONDS = env_int("DAMA_OUTAGE_SECONDS", 10, minimum=1)
+if DAMA_HEARTBEAT_SECONDS and DAMA_OUTAGE_SECONDS <= 2 * DAMA_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        f"DAMA_OUTAGE_SECONDS={DAMA_OUTAGE_SECONDS} must be more than twice "
+        f"DAMA_HEARTBEAT_SECONDS={DAMA_HEARTBEAT_SECONDS}: a heartbeat late by one beat is no outage."
+    )
 # Each process of this worker on a core of its own (DAMA_WORKER_PIN_CORES=1): for the `play`
-# worker that runs only when the web leaves a core idle (README "Playing the computer").
+# worker that runs only when the web leaves a core idle (docs/play.md).
 DAMA_WORKER_PIN_CORES = env_bool("DAMA_WORKER_PIN_CORES", False)
-# A file in shared memory (e.g. /dev/shm/dama-web-busy) where gunicorn marks the requests it is
-# serving and the play worker's searches wait while one runs (core.webbusy); the same path for
-# both, on a machine where they share the cores. Empty: off.
-DAMA_WEB_BUSY_FILE = os.environ.get("DAMA_WEB_BUSY_FILE", "")
 
 # Fixtures that `manage.py load_demo` (and so `make run`) loads; later features add theirs.
 DAMA_DEMO_FIXTURES = ["demo_accounts"]

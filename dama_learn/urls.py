@@ -16,7 +16,11 @@ urlpatterns = [
     path("review/", include("review.urls")),
     path("live/", include("live.urls")),
     path("play/", include("play.urls")),
+    path("teach/tournaments/", include("tournaments.urls")),
     path("", include("exams.urls")),
+    path("versus/", include("versus.urls")),
+    path("explore/", include("explore.urls")),
+    path("analysis/", include("analysis.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -1,4 +1,5 @@
-"""WSGI entry point: `gunicorn dama_learn.wsgi`."""
+"""WSGI entry point: `gunicorn dama_learn.wsgi`. Each process beats the site's heartbeat
+(``versus.heartbeat``): an outage pauses the games' clocks."""
 
 import os
 
@@ -7,3 +8,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dama_learn.settings")
 
 application = get_wsgi_application()
+
+from versus import heartbeat  # noqa: E402
+
+heartbeat.start()

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Certificate, ClassExam, Exam, ReservedPuzzle
+from .models import Certificate, ClassExam, Exam
 
 
 @admin.register(Exam)
@@ -21,10 +21,3 @@ class CertificateAdmin(admin.ModelAdmin):
 class ClassExamAdmin(admin.ModelAdmin):
     list_display = ("classroom", "variant", "level", "starts_at")
     raw_id_fields = ("classroom", "created_by")
-
-
-@admin.register(ReservedPuzzle)
-class ReservedPuzzleAdmin(admin.ModelAdmin):
-    list_display = ("puzzle", "variant", "reserved_at")
-    list_filter = ("variant",)
-    raw_id_fields = ("puzzle",)

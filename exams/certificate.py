@@ -4,7 +4,8 @@ One A4 landscape page per certificate: the player's name, the variant and level,
 diagram of the variant's starting position drawn with shapes, the verification code and a QR
 code (``segno``'s matrix drawn as squares) of the public address ``/certificates/<code>/``.
 The text is set in DejaVu Sans (shipped in ``exams/fonts/`` with its licence), which has every
-Czech letter; ReportLab's own fonts lack some (ř, ě, ů).
+Czech letter and every letter a name may have (``accounts.names``: Latin, Greek, Cyrillic);
+ReportLab's own fonts lack some (ř, ě, ů). A long name is set smaller, to end before the board.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from . import engine
 from .levels import text
 
 #: the drawing's version: raise it when the page changes, so that kept PDFs are drawn again
-LAYOUT = 1
+LAYOUT = 2
 FONTS = Path(__file__).resolve().parent / "fonts"
 REGULAR, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 LIGHT = colors.HexColor("#f0d9b5")
@@ -119,7 +120,8 @@ def _page(canvas: Canvas, cert, verify_url: str) -> None:
     canvas.drawString(left, height - 42 * mm, _("Certificate"))
     canvas.setFont(REGULAR, 13)
     canvas.drawString(left, height - 54 * mm, _("dama_learn certifies that"))
-    canvas.setFont(BOLD, 26)
+    side = 78 * mm
+    canvas.setFont(BOLD, name_size(cert.name, width - side - 24 * mm - 8 * mm - left))
     canvas.drawString(left, height - 70 * mm, cert.name)
     canvas.setFont(REGULAR, 14)
     canvas.drawString(
@@ -140,9 +142,19 @@ def _page(canvas: Canvas, cert, verify_url: str) -> None:
     canvas.drawString(left, 31 * mm, _("Verification code: %(code)s") % {"code": cert.code})
     canvas.setFont(REGULAR, 9)
     canvas.drawString(left, 23 * mm, verify_url)
-    side = 78 * mm
     _board(canvas, cert.variant, width - side - 24 * mm, height - side - 24 * mm, side)
     _qr(canvas, verify_url, width - 60 * mm, 22 * mm, 36 * mm)
+
+
+def name_size(name: str, width: float, largest: float = 26) -> float:
+    """The font size (points) that sets ``name`` in the bold face within ``width`` points, at
+    most ``largest`` (a name has at most 60 characters: about 10 points at the smallest).
+
+    >>> name_size("Anna Nováková", 400), name_size("Anna Nováková " * 4, 400) < 26
+    (26, True)
+    """
+    _fonts()
+    return min(largest, width / (pdfmetrics.stringWidth(name, BOLD, 1) or 1))
 
 
 def _wrapped(canvas: Canvas, value: str, x: float, y: float, width: float) -> None:

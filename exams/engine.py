@@ -5,12 +5,12 @@ Only this module imports ``dama`` in ``exams``. It does three things no other ap
 * :func:`generate_rule_questions` makes the rule questions of the first levels (written to
   ``exams/questions/<variant>.yaml`` by ``manage.py make_exam_questions``, then kept as data):
   positions reached along the corpus's solution lines (never a puzzle's own position), asked in
-  the lesson exercise kinds, so that ``lessons.engine.judge`` judges them as it judges a lesson;
+  the lesson exercise kinds, so that ``core.exercise.judge`` judges them as it judges a lesson;
 * :func:`diagram_squares` lays out a position for the certificate's drawing;
 * :func:`fen_is_readable` checks a position of the level data.
 
-Puzzle questions are judged by the puzzle trainer's judge (``puzzles.trainer.Judge``, built from
-the proof tree ``dama.proof.ProofTree``) through ``puzzles.engine``.
+Puzzle questions are judged by the puzzle's own judge (``Puzzle.judge``: ``puzzles.trainer.Judge``,
+built from the proof tree ``dama.proof.ProofTree``), on boards read through ``core.board``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import dama
+import dama.pdn
 
 #: rule-question kinds: name -> (lesson exercise kind, level tier)
 RULE_KINDS = {
@@ -89,6 +90,16 @@ _ARTICLES = {
 
 def _ident(variant: str, kind: str, fen: str) -> str:
     return f"{variant[:2]}-{kind}-" + hashlib.sha256(f"{kind}|{fen}".encode()).hexdigest()[:8]
+
+
+def solution_lines(pdn: str) -> list[tuple[str, list[str]]]:
+    """``(fen, solution)`` of each puzzle of a PDN text (the corpus's tags, ``dama.mine``): what
+    :func:`generate_rule_questions` walks along. An entry without a position is left out."""
+    return [
+        (tags["FEN"], tags.get("Solution", "").split())
+        for tags in dama.pdn.read_tags(pdn)
+        if tags.get("FEN")
+    ]
 
 
 def _positions(variant: str, entries: Iterable[tuple[str, list[str]]]) -> Iterator[dama.Board]:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.variants import VARIANT_CHOICES
 
@@ -15,7 +16,9 @@ def level_choices() -> list[tuple[int, str]]:
 
 class ClassExamForm(forms.ModelForm):
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES)
-    level = forms.TypedChoiceField(label=_("Level"), coerce=int, choices=level_choices)
+    level = forms.TypedChoiceField(
+        label=pgettext_lazy("an exam's level", "Level"), coerce=int, choices=level_choices
+    )
     starts_at = forms.DateTimeField(
         label=_("Starts at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),

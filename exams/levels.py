@@ -1,8 +1,8 @@
 """The exam ladder as data: ``exams/levels.yaml`` (the levels) and ``exams/questions/*.yaml`` (the
 rule questions of each variant), read once per process into plain objects.
 
-A rule question is a lesson step (``lessons.course.Step``) that no lesson shows: the lessons'
-engine (``lessons.engine.judge``) judges it exactly as it judges a lesson's exercise.
+A rule question is a lesson step (``lessons.course.Step``) that no lesson shows:
+``core.exercise.judge`` judges it exactly as it judges a lesson's exercise.
 
     >>> [level.number for level in levels()]
     [1, 2, 3, 4, 5, 6]
@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from django.utils.translation import get_language
 
-from lessons.course import CourseDataError, Step, Text, _read_exercise
+from lessons.course import CourseDataError, Step, Text, read_exercise
 
 from . import engine
 
@@ -142,7 +142,7 @@ def read_levels(path: Path) -> tuple[Level, ...]:
             if not 0 < level.pass_mark <= level.questions or level.minutes < 1:
                 raise LevelDataError(f"{where}: pass mark or minutes out of range")
             out.append(level)
-    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, LevelDataError):
             raise
         raise LevelDataError(f"{path.name}: {exc}") from None
@@ -184,7 +184,7 @@ def read_questions(variant: str, path: Path) -> dict[str, RuleQuestion]:
             kind = str(raw["kind"])
             if kind not in engine.RULE_KINDS or not engine.fen_is_readable(variant, raw["fen"]):
                 raise LevelDataError(f"{where}: unknown kind or unreadable position")
-            exercise = _read_exercise(raw["exercise"], where)
+            exercise = read_exercise(raw["exercise"], where)
             prompt = exercise.prompt
             step = Step(
                 slug=str(raw["id"]),

@@ -1,11 +1,21 @@
 """Exams: a sitting (:class:`Exam`) with its questions, answers and clock; the certificate it
-earns; a teacher's exam for a class; the puzzles reserved for exams.
+earns; a teacher's exam for a class. The puzzles kept for the exams are the puzzles app's
+(``Puzzle.for_exams``, see :mod:`exams.pool`).
 
 The state changes are methods: :meth:`Exam.start` (draws the questions, refuses during the
-cool-down or outside a class exam's time), :meth:`Exam.answer` (judges one entry on the server),
-:meth:`Exam.skip`, :meth:`Exam.finish` (score, pass mark, certificate). Each runs in a
+cool-down or outside a class exam's time, and a real exam while the player has no name for the
+certificate), :meth:`Exam.answer` (judges one entry on the server; a real exam's answer says
+only that it is saved), :meth:`Exam.skip`, :meth:`Exam.hand_in` (asks to be confirmed while
+questions are open) and :meth:`Exam.finish` (score, pass mark, certificate). Each runs in a
 transaction on the row read with ``select_for_update()``; the deadline is a timestamp on the row,
-so an answer after it is refused and the exam is finished as it stood.
+so an answer after it is refused and the exam is finished as it stood. The deadline is moved
+later by the time the computer thought in the exam's endgame games (:meth:`Exam.ends_at`: the
+clock stands still meanwhile).
+
+A real exam's cool-down holds across requests, processes and databases: the start judges it and
+creates the sitting in one transaction that first locks the player's profile row (on SQLite the
+transaction's ``BEGIN IMMEDIATE`` takes the database's write lock), and a partial unique
+constraint keeps one open real sitting per player, variant and level.
 """
 
 from __future__ import annotations
@@ -21,13 +31,16 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Profile, profile_of
+from core import exercise
+from core.board import board_from_fen, board_view, play_line, read_entry, solver_flipped
+from core.models import SealedPosition
 from core.variants import VARIANT_CHOICES
-from lessons import engine as lessons_engine
 from play.models import Game
-from puzzles import engine as puzzles_engine
 from puzzles.models import Puzzle
 
 from . import pool
@@ -55,19 +68,8 @@ class Refused(Exception):
     """An exam cannot be started (the message says why, in the page's language)."""
 
 
-class ReservedPuzzle(models.Model):
-    """A puzzle kept for the exams: practice never serves it (see :mod:`exams.pool`)."""
-
-    puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="exam_reservation")
-    variant = models.CharField(_("variant"), max_length=20, choices=VARIANT_CHOICES)
-    reserved_at = models.DateTimeField(_("reserved at"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("puzzle reserved for exams")
-        verbose_name_plural = _("puzzles reserved for exams")
-
-    def __str__(self) -> str:
-        return f"{self.variant} #{self.puzzle_id}"
+class NameNeeded(Refused):
+    """A real exam cannot start before the player gives the name its certificate would print."""
 
 
 class ClassExam(models.Model):
@@ -174,6 +176,12 @@ class Exam(models.Model):
                 condition=Q(class_exam__isnull=False),
                 name="exam_one_sitting_per_class_exam",
             ),
+            # the backstop of the cool-down (Exam.start): one open real sitting of a level
+            models.UniqueConstraint(
+                fields=["user", "variant", "level"],
+                condition=Q(kind="real", class_exam__isnull=True, finished_at__isnull=True),
+                name="exam_one_open_real_sitting",
+            ),
         ]
         indexes = [models.Index(fields=["user", "variant", "level", "kind"])]
         verbose_name = _("exam")
@@ -199,13 +207,44 @@ class Exam(models.Model):
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
+    def _current_game(self) -> Game | None:
+        """The game of the current question while it is open (an endgame being played)."""
+        if self.current >= len(self.answers):
+            return None
+        state = self.answers[self.current]
+        if not state.get("game") or state.get("state", OPEN) != OPEN:
+            return None
+        return Game.objects.filter(pk=state["game"]).only("thought", "thinking_since").first()
+
+    def clock_stopped(self, now: datetime | None = None) -> timedelta:
+        """How long the clock has stood still: the time the computer thought in the exam's
+        endgame games (from each of the player's moves to the reply, the wait for a worker
+        included; a closed question's as it was when it closed, the open one's to ``now``)."""
+        seconds = sum(float(state.get("thought") or 0) for state in self.answers)
+        game = self._current_game()
+        if game is not None:
+            seconds += game.thinking_time(now).total_seconds()
+        return timedelta(seconds=seconds)
+
+    def is_clock_stopped(self) -> bool:
+        """The computer thinks in the current question's game: the clock stands still."""
+        game = self._current_game()
+        return game is not None and game.thinking_since is not None
+
+    def ends_at(self, now: datetime | None = None) -> datetime:
+        """When the time is up: the deadline, later by the time the clock stood still."""
+        return self.deadline + self.clock_stopped(now)
+
     def seconds_left(self, now: datetime | None = None) -> int:
         now = now or timezone.now()
-        return max(0, int((self.deadline - now).total_seconds()))
+        return max(0, int((self.ends_at(now) - now).total_seconds()))
 
     def is_due(self, now: datetime | None = None) -> bool:
         """The time is up (and the exam not finished yet)."""
-        return not self.is_finished and (now or timezone.now()) >= self.deadline
+        if self.is_finished:
+            return False
+        now = now or timezone.now()
+        return now >= self.ends_at(now)
 
     @property
     def total(self) -> int:
@@ -213,6 +252,10 @@ class Exam(models.Model):
 
     def right_count(self) -> int:
         return sum(1 for a in self.answers if a.get("state") == RIGHT)
+
+    def open_count(self) -> int:
+        """How many questions are not answered yet (handing in counts them wrong)."""
+        return sum(1 for a in self.answers if a.get("state", OPEN) == OPEN)
 
     def question(self, index: int) -> Question:
         return Question.of(self.variant, self.questions[index], self.answers[index])
@@ -235,12 +278,15 @@ class Exam(models.Model):
     ) -> datetime | None:
         """When ``user`` may take the real exam of this level again (None: now). A passed level
         has its certificate: taking it again is not needed, but allowed after the cool-down."""
-        last = cls.last_real(user, variant, number)
+        return cls._wait_ends(cls.last_real(user, variant, number), now or timezone.now())
+
+    @staticmethod
+    def _wait_ends(last: Exam | None, now: datetime) -> datetime | None:
+        """When the cool-down after the real sitting ``last`` ends (None: it has ended)."""
         if last is None:
             return None
-        ends = last.finished_at or last.deadline
-        at = ends + cooldown()
-        return at if at > (now or timezone.now()) else None
+        at = (last.finished_at or last.ends_at(now)) + cooldown()
+        return at if at > now else None
 
     @classmethod
     def start(
@@ -255,8 +301,9 @@ class Exam(models.Model):
         rng: random.Random | None = None,
     ) -> Exam:
         """Draw a new exam of level ``number`` for ``user`` and start its clock. Raises
-        :class:`Refused` during the cool-down of a real exam, outside a class exam's time, or
-        when no new exam can be drawn."""
+        :class:`Refused` during the cool-down of a real exam (or while one is open), outside a
+        class exam's time, or when no new exam can be drawn; :class:`NameNeeded` for a real exam
+        while the player has no name for the certificate (``Profile.printed_name``)."""
         now = now or timezone.now()
         info = level(number)
         if info is None or kind not in cls.Kind.values:
@@ -268,14 +315,12 @@ class Exam(models.Model):
                 raise Refused(gettext("This class exam is not open now."))
             if cls.objects.filter(user=user, class_exam=class_exam).exists():
                 raise Refused(gettext("You have already sat this class exam."))
-        elif kind == cls.Kind.REAL:
-            at = cls.retake_at(user, variant, number, now)
-            if at is not None:
-                raise Refused(
-                    gettext("You can take this exam again from %(when)s.")
-                    % {"when": timezone.localtime(at).strftime("%Y-%m-%d %H:%M")}
-                )
-        pool.reserve(variant)
+        elif kind == cls.Kind.REAL:  # judged again under the lock; here: no draw for nothing
+            cls._finish_overdue(user, variant, number, now)
+            if refusal := cls._waiting(user, variant, number, now):
+                raise Refused(refusal)
+        if kind == cls.Kind.REAL and not profile_of(user).printed_name:
+            raise NameNeeded(gettext("Write the name your certificate will print first."))
         earlier = list(
             cls.objects.filter(user=user, variant=variant).values_list(
                 "level", "signature", "questions"
@@ -292,40 +337,95 @@ class Exam(models.Model):
                 practised=pool.practised_puzzles(user, variant),
                 drawn=drawn,
                 rng=rng,
+                practice=kind == cls.Kind.PRACTICE,
             )
         except pool.NotEnoughQuestions:
             raise Refused(
                 gettext("There are not enough new questions for this exam yet.")
             ) from None
+        refusal = ""
         try:
             with transaction.atomic():
-                return cls.objects.create(
-                    user=user,
-                    variant=variant,
-                    level=number,
-                    kind=kind,
-                    class_exam=class_exam,
-                    questions=questions,
-                    signature=pool.signature(questions),
-                    answers=[{"state": OPEN} for _ in questions],
-                    pass_mark=info.pass_mark,
-                    started_at=now,
-                    deadline=now + timedelta(minutes=info.minutes),
-                )
+                if kind == cls.Kind.REAL and class_exam is None:
+                    refusal = cls._claim_real(user, variant, number, now)
+                if not refusal:
+                    return cls.objects.create(
+                        user=user,
+                        variant=variant,
+                        level=number,
+                        kind=kind,
+                        class_exam=class_exam,
+                        questions=questions,
+                        signature=pool.signature(questions),
+                        answers=[{"state": OPEN} for _ in questions],
+                        pass_mark=info.pass_mark,
+                        started_at=now,
+                        deadline=now + timedelta(minutes=info.minutes),
+                    )
         except IntegrityError:  # a double click: the other request started it
             raise Refused(gettext("This exam was started already.")) from None
+        raise Refused(refusal)  # after the commit: a sitting finished meanwhile stays finished
+
+    @classmethod
+    def _claim_real(cls, user, variant: str, number: int, now: datetime) -> str:
+        """In the start's transaction, before the sitting is created: lock the player's profile
+        row, so that starts of the player's real exams run one after another (whichever process
+        or database serves them); finish a sitting whose time ran out; then judge the cool-down
+        as it stands. Returns why the start is refused, "" when it is not."""
+        Profile.objects.select_for_update().get(user=user)
+        cls._finish_overdue(user, variant, number, now)
+        return cls._waiting(user, variant, number, now)
+
+    @classmethod
+    def _finish_overdue(cls, user, variant: str, number: int, now: datetime) -> None:
+        """Finish the player's real sitting of this level whose time ran out (and that nobody
+        has loaded since): its score and certificate, before a new start is judged."""
+        overdue = cls.objects.filter(
+            user=user,
+            variant=variant,
+            level=number,
+            kind=cls.Kind.REAL,
+            class_exam=None,
+            finished_at=None,
+            deadline__lte=now,
+        )
+        for sitting in overdue:
+            if sitting.is_due(now):  # the computer's thinking may have moved its end later
+                sitting.finish(now)
+
+    @classmethod
+    def _waiting(cls, user, variant: str, number: int, now: datetime) -> str:
+        """Why the player cannot start the real exam of this level now (its sitting is open, or
+        its cool-down has not ended), in the page's language; "" when they can."""
+        last = cls.last_real(user, variant, number)
+        if last is not None and last.finished_at is None and not last.is_due(now):
+            return gettext("You are taking this exam already: go on with it.")
+        at = cls._wait_ends(last, now)
+        if at is None:
+            return ""
+        # the time before the end of the sentence: an English time ends in "p.m." already
+        return gettext("From %(when)s you can take this exam again.") % {
+            "when": date_format(timezone.localtime(at), "DATETIME_FORMAT")
+        }
 
     # -- answering -------------------------------------------------------------------------------
 
     def _locked(self) -> Exam:
         return Exam.objects.select_for_update().get(pk=self.pk)
 
+    @property
+    def seal_label(self) -> str:
+        """The label of the seals on the positions this sitting's endgame reaches."""
+        return f"exam:{self.pk}"
+
     def answer(
         self, *, index: int, route: str = "", text: str = "", now: datetime | None = None
     ) -> Outcome:
         """Judge one entry for question ``index`` (the current one): a clicked route so far or
         typed text. Illegal or unreadable input is refused and changes nothing; a legal wrong
-        move (or answer) makes the question wrong; a right one goes on or makes it right."""
+        move (or answer) makes the question wrong; a right one goes on or makes it right. A
+        practice exam's outcome says which (``right``, ``wrong``); a real exam's only that the
+        answer is saved (``saved``), until the exam is over."""
         now = now or timezone.now()
         with transaction.atomic():
             exam = self._locked()
@@ -338,8 +438,10 @@ class Exam(models.Model):
             if index != exam.current or index >= exam.total:
                 return Outcome("stale", gettext("That question is no longer open."))
             question = exam.question(index)
-            outcome = question.judge(route=route, text=text)
-            if outcome.kind in ("right", "wrong", "continue", "added") and outcome.changed:
+            outcome = question.judge(route=route, text=text, tell=exam.is_practice)
+            if outcome.kind == "continue" and outcome.changed and not exam.is_practice:
+                question.seal_shown()
+            if outcome.kind in ("right", "wrong", "saved", "continue", "added") and outcome.changed:
                 exam.answers[index] = question.state
                 if question.state["state"] != OPEN:
                     exam.current = index + 1
@@ -372,7 +474,14 @@ class Exam(models.Model):
                 level=engine_level(),
                 player_white=puzzle.white_to_move,
                 fen=puzzle.fen,
-                source=Game.Source.POSITION,
+                source=Game.Source.EXAM,
+                # a real sitting's game: no hint, its positions sealed while the sitting is open
+                sealed_by="" if exam.is_practice else exam.seal_label,
+                # the clock stands still while the computer thinks, so the sitting may end after
+                # its deadline: sealed for twice its time; its end lifts the seal anyway
+                sealed_until=None
+                if exam.is_practice
+                else exam.deadline + (exam.deadline - exam.started_at),
             )
             exam.answers[index] = {**exam.answers[index], "game": game.pk}
             exam.save(update_fields=["answers"])
@@ -397,6 +506,7 @@ class Exam(models.Model):
             state = {**exam.answers[exam.current], "state": RIGHT if won else WRONG}
             if game is not None:
                 state["entered"] = [game.result or "-"]
+                state["thought"] = game.thinking_time(now).total_seconds()
             exam.answers[exam.current] = state
             exam.current += 1
             exam.save(update_fields=["answers", "current"])
@@ -412,7 +522,10 @@ class Exam(models.Model):
             if exam.is_due(now):
                 exam._finish(now, timed_out=True)
             elif not exam.is_finished and index == exam.current < exam.total:
+                game = exam._current_game()
                 exam.answers[index] = {**exam.answers[index], "state": WRONG, "skipped": True}
+                if game is not None:  # the clock stood still for its game until now, no longer
+                    exam.answers[index]["thought"] = game.thinking_time(now).total_seconds()
                 exam.current = index + 1
                 exam.save(update_fields=["answers", "current"])
                 if exam.current >= exam.total:
@@ -420,8 +533,31 @@ class Exam(models.Model):
             self.refresh_from_db()
             return True
 
+    def hand_in(self, *, confirmed: bool = False, now: datetime | None = None) -> int:
+        """The player hands the exam in. While questions are open (they would count as wrong,
+        and a real exam's cool-down would start) it waits for ``confirmed``: it then changes
+        nothing and returns how many are open. Returns 0 once the exam is finished (at once
+        when its time is up)."""
+        now = now or timezone.now()
+        with transaction.atomic():
+            exam = self._locked()
+            waiting = 0 if exam.is_finished else exam.open_count()
+            if exam.is_due(now) or (not exam.is_finished and (confirmed or not waiting)):
+                exam._finish(now, timed_out=exam.is_due(now))
+                waiting = 0
+        self.refresh_from_db()
+        return waiting
+
+    def retake_if_handed_in(self, now: datetime | None = None) -> datetime | None:
+        """When the player could take this level's real exam again if they handed this one in
+        now (None for a practice exam or a class exam: no wait follows them)."""
+        if self.is_practice or self.class_exam_id:
+            return None
+        return (now or timezone.now()) + cooldown()
+
     def finish(self, now: datetime | None = None) -> None:
-        """Hand the exam in (also when the time is up): score, pass mark, certificate."""
+        """Finish the exam as it stands (also when the time is up): score, pass mark,
+        certificate. The player's hand-in is :meth:`hand_in`."""
         now = now or timezone.now()
         with transaction.atomic():
             exam = self._locked()
@@ -436,9 +572,11 @@ class Exam(models.Model):
     def _finish(self, now: datetime, *, timed_out: bool = False) -> None:
         self.score = self.right_count()
         self.passed = self.score >= self.pass_mark
-        self.finished_at = min(now, self.deadline)
+        self.finished_at = min(now, self.ends_at(now))
         self.timed_out = timed_out
         self.save(update_fields=["score", "passed", "finished_at", "timed_out"])
+        if not self.is_practice:  # the endgame's positions are free again
+            Game.unseal(self.seal_label)
         if self.passed and not self.is_practice:
             Certificate.issue(self)
 
@@ -447,7 +585,9 @@ class Exam(models.Model):
 class Outcome:
     """The answer to one entry in an exam."""
 
-    kind: str  # right, wrong, continue, added, illegal, bad, over, stale
+    #: right, wrong (a practice exam's verdicts), saved (a real exam's), continue, added, illegal,
+    #: bad, over, stale
+    kind: str
     message: str = ""
     article: str = ""
     path: tuple[int, ...] = ()
@@ -501,19 +641,38 @@ class Question:
     def line(self) -> list[str]:
         return list(self.state.get("line") or [])
 
-    def judge(self, *, route: str, text: str) -> Outcome:
+    def seal_shown(self) -> None:
+        """Seal for good the position a puzzle question of a real sitting shows now (after the
+        player's right move and the defence's reply): it is a position of the solution of a
+        puzzle kept for the exams, as its first one is (``Puzzle.save`` sealed that)."""
+        puzzle = self.puzzle
+        if puzzle is None or not puzzle.for_exams:
+            return
+        here, _texts = play_line(puzzle.variant, puzzle.fen, self.line)
+        SealedPosition.seal([here.fen()], puzzle.variant, label=puzzle.seal_label)
+
+    def judge(self, *, route: str, text: str, tell: bool = True) -> Outcome:
+        """The outcome of an entry, and the question's new :attr:`state`. ``tell``: say whether
+        the answer is right (a practice exam); otherwise a right or wrong answer is only
+        ``saved``, and a move of a puzzle that goes on is answered without "Right!" (that the
+        puzzle goes on cannot be hidden)."""
         if self.is_endgame:
             return Outcome("bad", gettext("This question is played as a game: start the game."))
         if self.is_puzzle:
-            return self._judge_puzzle(route=route, text=text)
-        return self._judge_rule(route=route, text=text)
+            outcome = self._judge_puzzle(route=route, text=text, tell=tell)
+        else:
+            outcome = self._judge_rule(route=route, text=text)
+        if not tell and outcome.kind in ("right", "wrong"):
+            return Outcome("saved", gettext("Your answer is saved."), changed=outcome.changed)
+        return outcome
 
-    def _judge_puzzle(self, *, route: str, text: str) -> Outcome:
+    def _judge_puzzle(self, *, route: str, text: str, tell: bool) -> Outcome:
         puzzle = self.puzzle
         if puzzle is None:
             return Outcome("bad", gettext("This question is no longer available."))
         line = self.line
-        entry = puzzles_engine.read_entry(puzzle.variant, puzzle.fen, line, route=route, text=text)
+        board, _texts = play_line(puzzle.variant, puzzle.fen, line)
+        entry = read_entry(board, route=route, text=text)
         if entry.status == "continue":
             return Outcome("continue", entry.message, path=entry.path)
         if entry.status == "bad":
@@ -527,8 +686,7 @@ class Question:
         if accepted is None:
             self.state = {**self.state, "state": WRONG, "entered": entered}
             return Outcome("wrong", gettext("Not the solution."), changed=True)
-        here = puzzles_engine.fen_after(puzzle.variant, puzzle.fen, line)
-        reply_text, _after = judge.answer(puzzle.variant, here, accepted)
+        reply_text, _after = judge.answer(puzzle.variant, board.fen(), accepted)
         line = [*line, accepted.move, *([accepted.reply] if accepted.reply else [])]
         if reply_text:
             entered.append(reply_text)
@@ -536,33 +694,30 @@ class Question:
         self.state = {**self.state, "state": state, "line": line, "entered": entered}
         if accepted.done:
             return Outcome("right", gettext("Right!"), changed=True)
-        return Outcome(
-            "continue",
-            gettext("Right! %(side)s answers %(reply)s. Your move.")
-            % {
-                "side": gettext("Black") if puzzle.white_to_move else gettext("White"),
-                "reply": reply_text,
-            },
-            changed=True,
-        )
+        side = gettext("Black") if puzzle.white_to_move else gettext("White")
+        if tell:
+            message = gettext("Right! %(side)s answers %(reply)s. Your move.")
+        else:
+            message = gettext("%(side)s answers %(reply)s. Your move.")
+        return Outcome("continue", message % {"side": side, "reply": reply_text}, changed=True)
 
     def _judge_rule(self, *, route: str, text: str) -> Outcome:
         rule = self.rule
         if rule is None:
             return Outcome("bad", gettext("This question is no longer available."))
         selection = self.state.get("selection", "")
-        verdict = lessons_engine.judge(rule.step, route=route, text=text, selection=text)
-        if verdict.status == lessons_engine.CONTINUE:
+        verdict = exercise.judge(rule.step, route=route, text=text, selection=text)
+        if verdict.status == exercise.CONTINUE:
             return Outcome("continue", verdict.message, path=verdict.path)
-        if verdict.status == lessons_engine.BAD:
+        if verdict.status == exercise.BAD:
             return Outcome("bad", verdict.message, article=verdict.article)
-        if verdict.status == lessons_engine.ADDED:
+        if verdict.status == exercise.ADDED:
             self.state = {**self.state, "selection": verdict.selection}
             return Outcome("added", verdict.message, changed=verdict.selection != selection)
-        if verdict.status == lessons_engine.RIGHT:
+        if verdict.status == exercise.RIGHT:
             self.state = {**self.state, "state": RIGHT, "entered": [verdict.entered]}
             return Outcome("right", gettext("Right!"), changed=True)
-        if verdict.status == lessons_engine.LEGAL and not verdict.counts:
+        if verdict.status == exercise.LEGAL and not verdict.counts:
             return Outcome("bad", verdict.message)
         # an illegal move (explained by the engine) or a legal one that is not the answer
         self.state = {
@@ -611,6 +766,9 @@ class Certificate(models.Model):
 
     @classmethod
     def issue(cls, exam: Exam) -> Certificate:
+        """The certificate of a passed exam, with the name the player gave
+        (``Profile.printed_name``, asked before the exam started): never the user name or the
+        e-mail. Issued once; a name changed later leaves it as it was."""
         found = cls.objects.filter(exam=exam).first()
         if found is not None:
             return found
@@ -618,7 +776,7 @@ class Certificate(models.Model):
         return cls.objects.create(
             exam=exam,
             user=user,
-            name=(user.get_full_name() or user.get_username())[:150],
+            name=profile_of(user).printed_name[:150],
             variant=exam.variant,
             level=exam.level,
             issued_on=timezone.localdate(exam.finished_at),
@@ -711,13 +869,15 @@ def question_board(question: Question, *, path: tuple[int, ...] = ()):
     """The board of ``question`` as it stands (``core.board.BoardView``), seen from the side to
     move, in lesson mode: no legal move and no target reaches the page (in an exam every one of
     them would help)."""
-    from core.board import board_from_fen, board_view, solver_flipped
-
     if question.is_puzzle or question.is_endgame:
         puzzle = question.puzzle
         assert puzzle is not None
-        return puzzles_engine.trainer_board(
-            puzzle.variant, puzzle.fen, question.line, path=path, goal="capture"
+        board, _texts = play_line(puzzle.variant, puzzle.fen, question.line)
+        return board_view(
+            board,
+            last_move=board.peek(),
+            flipped=solver_flipped(board_from_fen(puzzle.fen, puzzle.variant)),
+            path=path,
         )
     step = question.rule.step
     board = board_from_fen(step.fen, question.variant)

@@ -1,17 +1,18 @@
-"""The exams' own pool of puzzles, and drawing an exam's questions.
+"""The exams' questions: the puzzles each kind of exam draws from, and drawing an exam.
 
-**Reserved for exams.** A deterministic share (``DAMA_EXAM_SHARE``, 25 % by default) of the
-corpus's proven-unique puzzles is kept for the exams: a puzzle is reserved when the hash of its
-variant, position and goal falls in that share (:func:`is_exam_puzzle`), so the same puzzles are
-reserved on every installation. :func:`reserve` writes a :class:`~exams.models.ReservedPuzzle` row
-for each (idempotent; ``manage.py reserve_exam_puzzles`` and every exam draw run it); the puzzle
-trainer's pool (``puzzles.stream.public_pool``: the stream, the daily puzzle, the motif filter),
-a puzzle's plain address and the teachers' corpus search leave those rows out, so practice never
-serves an exam question.
+**Two pools.** A deterministic share (``DAMA_EXAM_SHARE_PERCENT``, 25 % by default) of the
+corpus is kept for the exams from the moment a puzzle is saved (``Puzzle.for_exams``, decided
+by ``puzzles.models.in_exam_share``, a hash of its variant, position and goal: the same puzzles
+on every installation). A real exam draws from those (:func:`exam_puzzles`); the trainer, the
+daily puzzle, the corpus search and the practice exams never serve them, no page shows their
+solution, and their positions are sealed (``core.models.SealedPosition``). A practice exam shows
+its answers at the end, so it draws from the puzzles practice may reveal
+(:func:`practice_puzzles`: ``Puzzle.objects.practice()``).
 
 **Drawing.** An exam's questions are drawn per line of the level's draw: rule questions of the
-line's kind, or reserved puzzles that match its filter and that the trainer judges (a complete
-proof), asked as puzzles or (``win`` positions) as an endgame to win against the engine. Questions the player has met in an earlier exam, or tried as practice (a puzzle with an
+line's kind, or puzzles of its pool that match its filter and that the trainer judges (a
+complete proof), asked as puzzles or (``win`` positions) as an endgame to win against the
+engine. Questions the player has met in an earlier exam, or tried as practice (a puzzle with an
 attempt), come last; the set of questions is never one the player already had for that level
 (:func:`draw` tries other draws and refuses rather than repeat one).
 """
@@ -22,11 +23,8 @@ import hashlib
 import random
 from collections.abc import Iterable
 
-from django.conf import settings
-
-from core import kept
 from puzzles.models import Attempt
-from puzzles.stream import forget_pool, servable
+from puzzles.stream import public_pool, servable
 
 from .levels import Level, rule_questions
 
@@ -38,48 +36,18 @@ class NotEnoughQuestions(Exception):
     """The level's pool cannot make an exam this player has not had."""
 
 
-def share() -> float:
-    return float(getattr(settings, "DAMA_EXAM_SHARE", 0.25))
-
-
-def is_exam_puzzle(variant: str, fen: str, goal: str, fraction: float | None = None) -> bool:
-    """Whether the puzzle (variant, position, goal) belongs to the exams' share.
-
-    >>> is_exam_puzzle("czech", "W:W21:B1", "capture", 1.0), is_exam_puzzle("czech", "W:W21:B1", "capture", 0.0)
-    (True, False)
-    """
-    fraction = share() if fraction is None else fraction
-    digest = hashlib.sha256(f"exam|{variant}|{fen}|{goal}".encode()).hexdigest()
-    return int(digest[:8], 16) < fraction * 2**32
-
-
-def reserve(variant: str) -> int:
-    """Reserve the exams' share of the corpus's proven puzzles of ``variant``; returns how many
-    rows were new. Idempotent; a new reservation drops the trainer's kept pool everywhere."""
-    from .models import ReservedPuzzle
-
-    known = set(ReservedPuzzle.objects.filter(variant=variant).values_list("puzzle_id", flat=True))
-    new = [
-        ReservedPuzzle(puzzle_id=pk, variant=variant)
-        for pk, fen, goal in servable(variant)
-        .filter(author__isnull=True)
-        .values_list("pk", "fen", "goal")
-        if pk not in known and is_exam_puzzle(variant, fen, goal)
-    ]
-    if new:
-        ReservedPuzzle.objects.bulk_create(new, ignore_conflicts=True)
-        kept.bump("puzzles")
-        forget_pool()
-    return len(new)
-
-
 def exam_puzzles(variant: str) -> list[tuple[int, str, list[str], int]]:
-    """``(pk, goal, motifs, difficulty)`` of the reserved puzzles the trainer can judge."""
+    """``(pk, goal, motifs, difficulty)`` of the puzzles kept for the exams that the trainer can
+    judge: what a real exam draws from."""
     return list(
-        servable(variant)
-        .filter(exam_reservation__isnull=False)
-        .values_list("pk", "goal", "motifs", "difficulty")
+        servable(variant).filter(for_exams=True).values_list("pk", "goal", "motifs", "difficulty")
     )
+
+
+def practice_puzzles(variant: str) -> list[tuple[int, str, list[str], int]]:
+    """The same of the puzzles practice may reveal (the trainer's pool): what a practice exam,
+    which shows its answers, draws from."""
+    return list(public_pool(variant).values_list("pk", "goal", "motifs", "difficulty"))
 
 
 def signature(questions: Iterable[dict]) -> str:
@@ -88,10 +56,13 @@ def signature(questions: Iterable[dict]) -> str:
     return hashlib.sha256("|".join(keys).encode()).hexdigest()
 
 
-def candidates(level: Level, variant: str) -> list[list[dict]]:
-    """Per draw line of ``level``, every question it may draw (``{"type", "id"}``)."""
+def candidates(level: Level, variant: str, *, practice: bool = False) -> list[list[dict]]:
+    """Per draw line of ``level``, every question it may draw (``{"type", "id"}``): the puzzles
+    kept for the exams, or for a ``practice`` exam those practice may reveal."""
     rules = rule_questions(variant)
-    puzzles = exam_puzzles(variant) if any(d.positions for d in level.draw) else []
+    puzzles = []
+    if any(d.positions for d in level.draw):
+        puzzles = practice_puzzles(variant) if practice else exam_puzzles(variant)
     out = []
     for line in level.draw:
         if line.rules:
@@ -120,13 +91,14 @@ def draw(
     practised: set[int],
     drawn: set[str],
     rng: random.Random,
+    practice: bool = False,
 ) -> list[dict]:
     """The questions of a new exam of ``level``: per line of the draw, ``count`` questions,
     fresh ones first (``seen``: ``type:id`` of questions of the player's earlier exams;
     ``practised``: puzzles the player tried in practice), never a set in ``drawn`` (the
-    signatures of the player's earlier exams of the level). Raises
-    :class:`NotEnoughQuestions`."""
-    lines = candidates(level, variant)
+    signatures of the player's earlier exams of the level); a ``practice`` exam's puzzles
+    from those practice may reveal. Raises :class:`NotEnoughQuestions`."""
+    lines = candidates(level, variant, practice=practice)
     for line, pool in zip(level.draw, lines, strict=True):
         if len(pool) < line.count:
             raise NotEnoughQuestions(f"level {level.number}: {len(pool)} < {line.count}")

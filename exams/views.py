@@ -13,15 +13,18 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.forms import CertificateNameForm
+from accounts.models import profile_of
 from classroom.views.access import class_for
+from core import exercise
 from core.models import Job
 from core.variants import current_variant, get_variant
-from lessons import engine as lessons_engine
 from puzzles.trainer import goal_text
 
 from .forms import ClassExamForm
@@ -32,6 +35,7 @@ from .models import (
     CertificatePrint,
     ClassExam,
     Exam,
+    NameNeeded,
     Outcome,
     Refused,
     question_board,
@@ -52,6 +56,11 @@ def _ladder_context(request: HttpRequest, variant: str) -> dict:
     info = get_variant(variant)
     rows = []
     user = request.user
+    context: dict = {"variant": info, "rows": rows}
+    if user.is_authenticated:
+        profile = profile_of(user)
+        if not profile.printed_name:  # asked before a real exam starts
+            context["name_form"] = CertificateNameForm(instance=profile)
     for lv in levels():
         row: dict = {"level": lv, "name": text(lv.name), "covers": text(lv.covers)}
         if user.is_authenticated:
@@ -65,7 +74,7 @@ def _ladder_context(request: HttpRequest, variant: str) -> dict:
             row["retake_at"] = Exam.retake_at(user, variant, lv.number)
             row["last"] = mine.exclude(finished_at=None).first()
         rows.append(row)
-    return {"variant": info, "rows": rows}
+    return context
 
 
 @require_GET
@@ -82,10 +91,17 @@ def start(request: HttpRequest, variant: str, number: int) -> HttpResponse:
         if level(number) is None or kind not in Exam.Kind.values:
             raise Refused(_("There is no such exam."))
         exam = Exam.start(request.user, variant, number, kind)
+    except NameNeeded:
+        return _ask_name(reverse("exams:ladder", args=[variant]))
     except Refused as exc:
         context = {**_ladder_context(request, variant), "error": str(exc)}
         return render(request, "exams/ladder.html", context, status=400)
     return redirect(exam)
+
+
+def _ask_name(back: str) -> HttpResponse:
+    """To the form of the name a certificate prints, which comes back to ``back``."""
+    return redirect(f"{reverse('certificate_name')}?{urlencode({'next': back})}")
 
 
 def _own(request: HttpRequest, pk: int) -> Exam:
@@ -131,10 +147,13 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
         "kind": kind,
         "board": board,
         "outcome": outcome,
+        # under the board: what the entry did; "saved" is said once, by the feedback
+        "board_message": outcome.message if outcome is not None and outcome.kind != "saved" else "",
         "is_error": outcome is not None and outcome.status != 200,
         "moved": moved,
         "selection": question.state.get("selection", ""),
         "seconds_left": exam.seconds_left(),
+        "clock_stopped": exam.is_clock_stopped(),
         "answer_url": reverse("exams:answer", args=[exam.pk]),
         "skip_url": reverse("exams:skip", args=[exam.pk]),
         "finish_url": reverse("exams:finish", args=[exam.pk]),
@@ -158,7 +177,7 @@ def _results_context(exam: Exam) -> dict:
             row["topic"] = goal_text(
                 puzzle.white_to_move, puzzle.goal, puzzle.horizon, puzzle.motifs
             )
-            if exam.is_practice:
+            if exam.is_practice and not puzzle.for_exams:  # (a sitting from before they split)
                 full = type(puzzle).objects.get(pk=puzzle.pk)
                 row["answer"] = full.numbered_solution
                 row["diagram"] = question_board(question.of(exam.variant, question.ref, {})).svg
@@ -166,7 +185,7 @@ def _results_context(exam: Exam) -> dict:
             step = question.rule.step
             row["topic"] = str(step.exercise.prompt)
             if exam.is_practice:
-                row["answer"] = lessons_engine.answer_text(step)
+                row["answer"] = exercise.answer_text(step)
                 row["why"] = str(step.exercise.hint)
                 row["articles"] = step.article_texts
                 row["message"] = question.state.get("message", "")
@@ -271,9 +290,23 @@ def endgame(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hand the exam in. With questions not answered yet, only when the form says ``confirm``:
+    otherwise a 409 with the question whether to hand it in (a page, or the htmx partial that
+    the sitting shows under its buttons)."""
     exam = _own(request, pk)
-    exam.finish()
-    return redirect(exam)
+    waiting = exam.hand_in(confirmed=request.POST.get("confirm") == "1")
+    if waiting:
+        context = {
+            "exam": exam,
+            "level": exam.level_info,
+            "level_name": text(exam.level_info.name),
+            "open": waiting,
+            "finish_url": reverse("exams:finish", args=[exam.pk]),
+            "retake_at": exam.retake_if_handed_in(),
+        }
+        template = "exams/hand_in.html#confirm" if request.htmx else "exams/hand_in.html"
+        return render(request, template, context, status=409)
+    return _after(request, exam, None)
 
 
 # -- certificates ---------------------------------------------------------------------------------
@@ -466,6 +499,8 @@ def class_exam_start(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(sitting)
     try:
         sitting = Exam.start(request.user, exam.variant, exam.level, class_exam=exam)
+    except NameNeeded:
+        return _ask_name(reverse("classroom:my_classes"))
     except Refused as exc:
         return render(
             request, "exams/refused.html", {"message": str(exc), "class_exam": exam}, status=400

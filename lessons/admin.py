@@ -14,6 +14,7 @@ class StepProgressAdmin(admin.ModelAdmin):
         "hints_used",
         "answer_shown",
         "completed_at",
+        "tested_out_at",
     ]
     list_filter = ["course", "stars", "answer_shown"]
     search_fields = ["user__username", "step"]

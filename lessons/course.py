@@ -101,10 +101,6 @@ class Exercise:
     def wrong_moves(self) -> list[str]:
         return [w.move for w in self.wrong if w.move]
 
-    @property
-    def wrong_squares(self) -> list[str]:
-        return [w.square for w in self.wrong if w.square]
-
 
 @dataclass(frozen=True)
 class Compare:
@@ -207,10 +203,6 @@ class Course:
     steps: list[Step] = field(default_factory=list)
 
     @property
-    def is_comparison(self) -> bool:
-        return self.slug == COMPARISON
-
-    @property
     def is_combinations(self) -> bool:
         return self.slug in COMBINATION_COURSES
 
@@ -238,7 +230,8 @@ def _strs(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-def _read_exercise(raw: Any, where: str) -> Exercise:
+def read_exercise(raw: Any, where: str) -> Exercise:
+    """An exercise of a course file (or of the exams' rule questions) from its YAML mapping."""
     if not isinstance(raw, dict):
         raise CourseDataError(f"{where}: exercise must be a mapping")
     kind = raw.get("kind")
@@ -333,7 +326,7 @@ def read_course(path: Path) -> Course:
                     fen=str(diagram["fen"]),
                     highlight=_strs(diagram.get("highlight")),
                     arrows=tuple((str(a[0]), str(a[1])) for a in diagram.get("arrows") or []),
-                    exercise=_read_exercise(raw.get("exercise"), f"{where}.exercise"),
+                    exercise=read_exercise(raw.get("exercise"), f"{where}.exercise"),
                     compare=tuple(
                         Compare(
                             variant=str(c["variant"]),

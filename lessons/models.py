@@ -30,21 +30,45 @@ def stars_for(attempts: int, hints_used: int, answer_shown: bool) -> int:
 
 
 class ProgressMixin:
-    """The rules shared by a database row and the session's copy of one step's progress."""
+    """The rules shared by a database row and the session's copy of one step's progress.
+
+    A step is *done* when it was answered right (its stars, 1-3); it is *tested out* when the
+    learner passed the test-out of its lesson (the lesson's last exercises in a row) without
+    doing the step itself: no stars, ``tested_out_at`` set. Either one *passes* the step (the
+    course map goes on after it); a tested-out step can still be done for stars.
+    """
 
     stars: int
     attempts: int
     hints_used: int
     answer_shown: bool
     completed_at: object
+    tested_out_at: object
 
     @property
     def is_done(self) -> bool:
         return self.stars > 0
 
-    def rank(self) -> tuple[int, int]:
-        """Which of two records of the same step is better: more stars, then done."""
-        return (self.stars, 1 if self.completed_at else 0)
+    @property
+    def is_tested_out(self) -> bool:
+        return not self.is_done and self.tested_out_at is not None
+
+    @property
+    def is_passed(self) -> bool:
+        return self.is_done or self.tested_out_at is not None
+
+    def rank(self) -> tuple[int, int, int]:
+        """Which of two records of the same step is better: more stars, then done, then tested
+        out."""
+        return (self.stars, 1 if self.completed_at else 0, 1 if self.tested_out_at else 0)
+
+    def note_tested_out(self, now=None) -> bool:
+        """Mark the step tested out (its lesson's test-out was passed) unless it is done or
+        tested out already. True when it changed."""
+        if self.is_passed:
+            return False
+        self.tested_out_at = now or timezone.now()
+        return True
 
     def note_attempt(self, right: bool, now=None) -> bool:
         """Count one checked answer; on the first right one set the stars. True when just done."""
@@ -83,6 +107,8 @@ class StepProgress(ProgressMixin, models.Model):
     hints_used = models.PositiveSmallIntegerField(_("hints used"), default=0)
     answer_shown = models.BooleanField(_("answer shown"), default=False)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+    #: set when the lesson's test-out was passed while this step was not done (no stars)
+    tested_out_at = models.DateTimeField(_("tested out at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -109,4 +135,5 @@ class StepProgress(ProgressMixin, models.Model):
             "hints": self.hints_used,
             "shown": self.answer_shown,
             "done": self.completed_at.isoformat() if self.completed_at else None,
+            "tested": self.tested_out_at.isoformat() if self.tested_out_at else None,
         }

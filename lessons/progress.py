@@ -1,5 +1,7 @@
 """The learner's progress through the courses: in the database for an account, in the session
-for an anonymous visitor, handed over to the account at login (``core.progress``)."""
+for an anonymous visitor, handed over to the account at login (``core.progress``); the course
+map; and the test-out of a lesson (its last exercises in a row), which marks the lesson's other
+steps tested out."""
 
 from __future__ import annotations
 
@@ -8,14 +10,32 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core import progress
 
-from .course import Course, Step
+from .course import Course, Lesson, Step
 from .models import ProgressMixin, StepProgress
 
 SESSION_KEY = "lessons"
+#: the session's test-outs going on: "<course>/<lesson>" -> the exercise answered next
+TEST_OUT_KEY = "lessons_test_out"
+#: a lesson's test-out: its last this many exercises, in a row, each right at the first answer
+TEST_OUT_STEPS = 2
+#: the answers of a test-out to a checked answer
+GOES_ON, PASSED, FAILED = "goes_on", "passed", "failed"
+
+
+def lesson_key(lesson: Lesson) -> str:
+    return f"{lesson.course.slug}/{lesson.slug}"
+
+
+def test_out_steps(lesson: Lesson) -> list[Step]:
+    """The exercises of ``lesson``'s test-out: its last :data:`TEST_OUT_STEPS` steps, the ones
+    that use what the lesson teaches; none for a lesson that has no more steps than that (the
+    test would be the whole lesson)."""
+    return lesson.steps[-TEST_OUT_STEPS:] if len(lesson.steps) > TEST_OUT_STEPS else []
 
 
 @dataclass
@@ -27,6 +47,7 @@ class SessionRecord(ProgressMixin):
     hints_used: int = 0
     answer_shown: bool = False
     completed_at: datetime | None = None
+    tested_out_at: datetime | None = None
 
     @classmethod
     def from_session(cls, data: dict[str, Any]) -> SessionRecord:
@@ -34,13 +55,20 @@ class SessionRecord(ProgressMixin):
             value = data.get(key, 0)
             return min(max(value, 0), top) if isinstance(value, int) else 0
 
-        done = data.get("done")
+        def when(key: str) -> datetime | None:
+            value = data.get(key)
+            try:
+                return parse_datetime(value) if isinstance(value, str) else None
+            except ValueError:  # a well-formed but impossible date
+                return None
+
         return cls(
             stars=number("stars", 3),
             attempts=number("attempts", 10**6),
             hints_used=number("hints", 1000),
             answer_shown=bool(data.get("shown")),
-            completed_at=parse_datetime(done) if isinstance(done, str) else None,
+            completed_at=when("done"),
+            tested_out_at=when("tested"),
         )
 
     def to_session(self) -> dict[str, Any]:
@@ -50,6 +78,7 @@ class SessionRecord(ProgressMixin):
             "hints": self.hints_used,
             "shown": self.answer_shown,
             "done": self.completed_at.isoformat() if self.completed_at else None,
+            "tested": self.tested_out_at.isoformat() if self.tested_out_at else None,
         }
 
 
@@ -100,6 +129,77 @@ class Tracker:
         progress.update_session_data(self.request, SESSION_KEY, {key: record.to_session()})
         return record, result
 
+    # -- the test-out of a lesson ------------------------------------------------------------
+    def test_out_at(self, lesson: Lesson) -> int | None:
+        """Which exercise of the lesson's test-out the learner answers next (0-based in
+        :func:`test_out_steps`), or None when no test-out of the lesson is going on."""
+        runs = self.request.session.get(TEST_OUT_KEY)
+        at = runs.get(lesson_key(lesson)) if isinstance(runs, dict) else None
+        steps = test_out_steps(lesson)
+        return at if isinstance(at, int) and 0 <= at < len(steps) else None
+
+    def _set_test_out(self, lesson: Lesson, at: int | None) -> None:
+        runs = self.request.session.get(TEST_OUT_KEY)
+        runs = dict(runs) if isinstance(runs, dict) else {}
+        if at is None:
+            runs.pop(lesson_key(lesson), None)
+        else:
+            runs[lesson_key(lesson)] = at
+        self.request.session[TEST_OUT_KEY] = runs
+
+    def start_test_out(self, lesson: Lesson) -> None:
+        """Begin (or begin again) the lesson's test-out at its first exercise."""
+        if not test_out_steps(lesson):
+            raise ValueError(f"the lesson {lesson.slug} has no test-out")
+        self._set_test_out(lesson, 0)
+
+    def answer_test_out(self, lesson: Lesson, right: bool) -> str:
+        """The test-out's answer to a checked answer of its current exercise: a wrong one ends
+        the test-out (:data:`FAILED`); a right one goes on to the next exercise (:data:`GOES_ON`)
+        or, after the last, passes it (:data:`PASSED`): every step of the lesson not done is
+        then recorded tested out (:meth:`record_tested_out`)."""
+        at = self.test_out_at(lesson)
+        if at is None:
+            return FAILED
+        if not right:
+            self._set_test_out(lesson, None)
+            return FAILED
+        if at + 1 < len(test_out_steps(lesson)):
+            self._set_test_out(lesson, at + 1)
+            return GOES_ON
+        self._set_test_out(lesson, None)
+        self.record_tested_out(lesson)
+        return PASSED
+
+    def record_tested_out(self, lesson: Lesson) -> list[Step]:
+        """Mark every step of ``lesson`` that is not done (nor tested out already) tested out,
+        in one transaction for an account; the steps changed."""
+        now = timezone.now()
+        course = lesson.course.slug
+        changed: list[Step] = []
+        if self.user is not None:
+            with transaction.atomic():
+                for step in lesson.steps:
+                    row, _created = StepProgress.objects.select_for_update().get_or_create(
+                        user=self.user, course=course, step=step.slug
+                    )
+                    if row.note_tested_out(now):
+                        row.save()
+                        changed.append(step)
+            return changed
+        data = progress.session_data(self.request, SESSION_KEY)
+        updates: dict[str, Any] = {}
+        for step in lesson.steps:
+            key = session_key(course, step.slug)
+            raw = data.get(key)
+            record = SessionRecord.from_session(raw if isinstance(raw, dict) else {})
+            if record.note_tested_out(now):
+                updates[key] = record.to_session()
+                changed.append(step)
+        if updates:
+            progress.update_session_data(self.request, SESSION_KEY, updates)
+        return changed
+
 
 @progress.handover(SESSION_KEY)
 def move_lesson_progress(user, data: dict[str, Any]) -> None:
@@ -115,6 +215,7 @@ def move_lesson_progress(user, data: dict[str, Any]) -> None:
             "hints_used": incoming.hints_used,
             "answer_shown": incoming.answer_shown,
             "completed_at": incoming.completed_at,
+            "tested_out_at": incoming.tested_out_at,
         }
         row, created = StepProgress.objects.select_for_update().get_or_create(
             user=user, course=course[:40], step=step[:80], defaults=fields
@@ -126,7 +227,10 @@ def move_lesson_progress(user, data: dict[str, Any]) -> None:
 
 
 # -- the course map ---------------------------------------------------------------------------------
-DONE, NEXT, LOCKED = "done", "next", "locked"
+#: a step's state on the map: done (answered right, with stars), tested out (its lesson's
+#: test-out passed), next (the first step neither done nor tested out: where "resume" leads),
+#: open (not done yet). Every step can be opened, whatever its state.
+DONE, TESTED, NEXT, OPEN = "done", "tested", "next", "open"
 
 
 @dataclass
@@ -134,10 +238,6 @@ class StepState:
     step: Step
     state: str
     stars: int
-
-    @property
-    def is_open(self) -> bool:
-        return self.state != LOCKED
 
 
 @dataclass
@@ -150,21 +250,27 @@ class LessonState:
         return sum(1 for s in self.steps if s.state == DONE)
 
     @property
+    def tested(self) -> int:
+        return sum(1 for s in self.steps if s.state == TESTED)
+
+    @property
     def stars(self) -> int:
         return sum(s.stars for s in self.steps)
 
     @property
     def is_done(self) -> bool:
-        return self.done == len(self.steps)
+        """Every step done or tested out."""
+        return self.done + self.tested == len(self.steps)
+
+    @property
+    def test_out(self) -> list[Step]:
+        """The exercises of the lesson's test-out, when it has one and it is not passed yet."""
+        return [] if self.is_done else test_out_steps(self.lesson)
 
 
 @dataclass
 class CourseMap:
-    """Each step of a course as done / next / locked for one visitor.
-
-    Steps open one after another: every done step stays open, and the first step not done yet is
-    the next one (where "resume" leads); the steps after it are locked.
-    """
+    """Each step of a course as done / tested out / next / open for one visitor."""
 
     course: Course
     lessons: list[LessonState]
@@ -174,12 +280,13 @@ class CourseMap:
     def states(self) -> list[StepState]:
         return [s for lesson in self.lessons for s in lesson.steps]
 
-    def is_open(self, step: Step) -> bool:
-        return any(s.step is step and s.is_open for s in self.states)
-
     @property
     def done(self) -> int:
         return sum(lesson.done for lesson in self.lessons)
+
+    @property
+    def tested(self) -> int:
+        return sum(lesson.tested for lesson in self.lessons)
 
     @property
     def total(self) -> int:
@@ -195,7 +302,7 @@ class CourseMap:
 
     @property
     def started(self) -> bool:
-        return self.done > 0
+        return self.done + self.tested > 0
 
     @property
     def finished(self) -> bool:
@@ -211,10 +318,12 @@ def course_map(course: Course, records: dict[str, ProgressMixin]) -> CourseMap:
             record = records.get(step.slug)
             if record is not None and record.is_done:
                 states.append(StepState(step, DONE, record.stars))
+            elif record is not None and record.is_tested_out:
+                states.append(StepState(step, TESTED, 0))
             elif next_step is None:
                 next_step = step
                 states.append(StepState(step, NEXT, 0))
             else:
-                states.append(StepState(step, LOCKED, 0))
+                states.append(StepState(step, OPEN, 0))
         lessons.append(LessonState(lesson, states))
     return CourseMap(course, lessons, next_step)

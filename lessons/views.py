@@ -1,17 +1,21 @@
-"""Learn: the course picker, a course map, and a step with its exercise (checked on the server).
+"""Learn: the course picker, a course map, a step with its exercise (checked on the server), and
+a lesson's test-out (its last exercises in a row).
 
-htmx requests get the ``exercise`` partial (plus the feedback, swapped out of band into the page's
-aria-live region); the same views answer a plain form post with the whole page.
+Every step can be opened, in any order; the map marks what is done, what is tested out and the
+step to go on with. htmx requests get the ``exercise`` partial (plus the feedback, swapped out of
+band into the page's aria-live region); the same views answer a plain form post with the whole
+page.
 """
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from core import exercise
 from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
 from core.variants import VARIANTS, get_variant, remember_variant
 
@@ -19,13 +23,14 @@ from . import engine
 from .course import (
     COURSE_FILES,
     Course,
+    Lesson,
     Step,
     all_courses,
     combinations_of,
     find_step_anywhere,
     get_course,
 )
-from .progress import Tracker, course_map
+from .progress import FAILED, GOES_ON, PASSED, Tracker, course_map, test_out_steps
 from .signals import step_answered
 
 
@@ -48,7 +53,8 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def course(request: HttpRequest, variant: str) -> HttpResponse:
-    """A course map: lessons and steps, done / next / locked, stars, and where to resume."""
+    """A course map: lessons and steps, done / tested out / next, stars, where to resume and
+    each lesson's test-out."""
     the_course = _course(variant)
     if variant in VARIANTS and request.session.get(VARIANT_SESSION_KEY) != variant:
         remember_variant(request, variant)  # the Learn link then comes back here
@@ -69,21 +75,6 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
     )
 
 
-def _drill(step: Step) -> dict | None:
-    """A Combinations step's drill: the puzzle trainer filtered by the step's shot (a motif of
-    ``dama.shots``) and how many puzzles of the site's pool show it (0: the page says so instead
-    of linking to an empty trainer)."""
-    if step.shot is None:
-        return None
-    from puzzles.stream import pool_rows  # the pool's rows, kept per process
-
-    name = step.shot.name
-    count = sum(
-        1 for row in pool_rows(step.variant) if any(m.split(":")[0] == name for m in row[2])
-    )
-    return {"url": step.drill_url, "count": count}
-
-
 def _resolve(request: HttpRequest, variant: str, lesson: str, step: str) -> tuple[Step, Tracker]:
     the_course = _course(variant)
     found = the_course.step(lesson, step)
@@ -97,7 +88,7 @@ def _render_step(
     step: Step,
     tracker: Tracker,
     *,
-    verdict: engine.Verdict | None = None,
+    verdict: exercise.Verdict | None = None,
     just_done: bool = False,
     hint_now: bool = False,
     answer_now: bool = False,
@@ -126,9 +117,9 @@ def _render_step(
         "show_hint": show_hint,
         "hint_now": hint_now,
         "answer_now": answer_now,
-        "hint_inline": verdict is not None and verdict.status == engine.LEGAL and not feedback,
+        "hint_inline": verdict is not None and verdict.status == exercise.LEGAL and not feedback,
         "show_answer": show_answer,
-        "answer_text": engine.answer_text(step) if show_answer else "",
+        "answer_text": exercise.answer_text(step) if show_answer else "",
         "board": engine.exercise_board(step, verdict=verdict, show_answer=show_answer),
         "before": engine.diagram_before(step) if ex.after else None,
         "compare": [
@@ -138,16 +129,11 @@ def _render_step(
         "reveal_compare": done or show_answer,
         "selection": verdict.selection if verdict is not None and verdict.selection else "",
         "total": len(step.course.steps),
-        "drill": None if request.htmx else _drill(step),
+        # a Combinations step's drill: the puzzles app's tag counts its pool (``puzzle_drill``)
+        "drill": step.shot is not None and not request.htmx,
     }
     template = "lessons/step_htmx.html" if request.htmx else "lessons/step.html"
     return render(request, template, context, status=status)
-
-
-def _locked(request: HttpRequest, step: Step, tracker: Tracker) -> Step | None:
-    """The step the visitor must do first when ``step`` is still locked, else None."""
-    cmap = course_map(step.course, tracker.records(step.course))
-    return None if cmap.is_open(step) else cmap.next_step
 
 
 @require_GET
@@ -160,45 +146,24 @@ def step(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResp
             return redirect(the_course.get_absolute_url())
         raise Http404(_("There is no such step in this course."))
     tracker = Tracker(request)
-    first = _locked(request, found, tracker)
-    if first is not None:
-        messages.info(
-            request,
-            _("“%(locked)s” is still locked: finish “%(step)s” first.")
-            % {"locked": found.title, "step": first.title},
-        )
-        return redirect(first.get_absolute_url())
     notice = _("The board is reset. Try again.") if request.htmx else ""
     return _render_step(request, found, tracker, notice=notice)
 
 
-def _refuse_locked(request: HttpRequest, found: Step, tracker: Tracker) -> HttpResponse | None:
-    first = _locked(request, found, tracker)
-    if first is None:
-        return None
-    return HttpResponse(
-        _("This step is still locked: finish “%(step)s” first.") % {"step": first.title},
-        status=403,
-        content_type="text/plain; charset=utf-8",
-    )
-
-
-@require_POST
-def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
-    """Judge an answer with the engine; right answers earn stars and open the next step."""
-    found, tracker = _resolve(request, variant, lesson, step)
-    refused = _refuse_locked(request, found, tracker)
-    if refused is not None:
-        return refused
+def _judge_and_count(
+    request: HttpRequest, found: Step, tracker: Tracker
+) -> tuple[exercise.Verdict, bool]:
+    """Judge the posted answer to ``found`` with the engine and count it when it is an answer
+    (right, wrong or a legal wrong move): (the verdict, whether the step was just done)."""
     text = request.POST.get("choice") or request.POST.get("answer", "")
-    verdict = engine.judge(
+    verdict = exercise.judge(
         found,
         route=request.POST.get("route", "").strip(),
         text=text,
         selection=request.POST.get("answer", ""),
     )
     just_done = False
-    if verdict.counts and verdict.status in (engine.RIGHT, engine.WRONG, engine.LEGAL):
+    if verdict.counts and verdict.status in (exercise.RIGHT, exercise.WRONG, exercise.LEGAL):
         record, just_done = tracker.update(found, lambda r: r.note_attempt(verdict.is_right))
         step_answered.send(
             sender=Step,
@@ -208,6 +173,14 @@ def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpRes
             hints=record.hints_used,
             answer_shown=record.answer_shown,
         )
+    return verdict, just_done
+
+
+@require_POST
+def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
+    """Judge an answer with the engine; a right answer earns the step its stars."""
+    found, tracker = _resolve(request, variant, lesson, step)
+    verdict, just_done = _judge_and_count(request, found, tracker)
     return _render_step(
         request,
         found,
@@ -221,9 +194,6 @@ def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpRes
 @require_POST
 def hint(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
     found, tracker = _resolve(request, variant, lesson, step)
-    refused = _refuse_locked(request, found, tracker)
-    if refused is not None:
-        return refused
     tracker.update(found, lambda r: r.note_hint())
     return _render_step(request, found, tracker, hint_now=True)
 
@@ -232,8 +202,107 @@ def hint(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResp
 def solution(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
     """Show the answer (the step then earns one star at most)."""
     found, tracker = _resolve(request, variant, lesson, step)
-    refused = _refuse_locked(request, found, tracker)
-    if refused is not None:
-        return refused
     tracker.update(found, lambda r: r.note_answer_shown())
     return _render_step(request, found, tracker, answer_now=True)
+
+
+# -- the test-out of a lesson -------------------------------------------------------------------------
+
+
+def _test_out_lesson(variant: str, lesson: str) -> Lesson:
+    """The lesson ``lesson`` of the course, when it has a test-out (else a 404)."""
+    found = next((ls for ls in _course(variant).lessons if ls.slug == lesson), None)
+    if found is None or not test_out_steps(found):
+        raise Http404(_("This lesson has no test-out."))
+    return found
+
+
+def _render_test_out(
+    request: HttpRequest,
+    lesson: Lesson,
+    tracker: Tracker,
+    *,
+    verdict: exercise.Verdict | None = None,
+    result: str = "",
+    answered: Step | None = None,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The test-out page: the intro (no test-out going on), the exercise to answer, or how the
+    last answer ended it (``result``, with the step ``answered``)."""
+    steps = test_out_steps(lesson)
+    at = tracker.test_out_at(lesson)
+    step = steps[at] if at is not None else None
+    # an answer that decides nothing (a capture going on, a selection growing, unreadable input)
+    # keeps its verdict on the board; after a right one the next exercise has a fresh board
+    on_board = verdict if result == "" else None
+    context = {
+        "course": lesson.course,
+        "lesson": lesson,
+        "steps": steps,
+        "at": at,
+        "step": step,
+        "ex": step.exercise if step is not None else None,
+        "verdict": verdict,
+        "on_board": on_board,
+        "feedback": (
+            str(answered.exercise.feedback_for_move(verdict.wrong_index) or "")
+            if answered is not None and verdict is not None and verdict.wrong_index is not None
+            else ""
+        ),
+        "result": result,
+        "answered": answered,
+        "notice": notice,
+        "goes_on": result == GOES_ON,
+        "passed": result == PASSED,
+        "failed": result == FAILED,
+        "board": (
+            engine.exercise_board(step, verdict=on_board, show_answer=False) if step else None
+        ),
+        "selection": on_board.selection if on_board is not None and on_board.selection else "",
+        "check_url": reverse("lessons:test_out_check", args=[lesson.course.slug, lesson.slug]),
+        "map": course_map(lesson.course, tracker.records(lesson.course)),
+    }
+    template = "lessons/test_out_htmx.html" if request.htmx else "lessons/test_out.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def test_out(request: HttpRequest, variant: str, lesson: str) -> HttpResponse:
+    """A lesson's test-out: what it is and its start button, or the exercise to answer."""
+    found = _test_out_lesson(variant, lesson)
+    return _render_test_out(request, found, Tracker(request))
+
+
+@require_POST
+def test_out_start(request: HttpRequest, variant: str, lesson: str) -> HttpResponse:
+    """Begin the lesson's test-out (again) at its first exercise."""
+    found = _test_out_lesson(variant, lesson)
+    Tracker(request).start_test_out(found)
+    return redirect("lessons:test_out", variant=variant, lesson=lesson)
+
+
+@require_POST
+def test_out_check(request: HttpRequest, variant: str, lesson: str) -> HttpResponse:
+    """Judge the answer to the test-out's current exercise, counted as an answer to its step; a
+    wrong one ends the test-out, the last right one passes it."""
+    found = _test_out_lesson(variant, lesson)
+    tracker = Tracker(request)
+    at = tracker.test_out_at(found)
+    if at is None:  # no test-out going on (ended in another tab): its intro, said plainly
+        notice = _("No test-out of this lesson is going on: start it first.")
+        return _render_test_out(request, found, tracker, notice=notice, status=409)
+    step = test_out_steps(found)[at]
+    verdict, _just_done = _judge_and_count(request, step, tracker)
+    result = ""
+    if verdict.counts and verdict.status in (exercise.RIGHT, exercise.WRONG, exercise.LEGAL):
+        result = tracker.answer_test_out(found, verdict.is_right)
+    return _render_test_out(
+        request,
+        found,
+        tracker,
+        verdict=verdict,
+        result=result,
+        answered=step,
+        status=400 if verdict.is_bad else 200,
+    )

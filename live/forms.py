@@ -10,7 +10,7 @@ from classroom.models import Classroom, PuzzleSet
 from core import board as core_board
 from lessons.course import get_course
 
-from .models import MAX_STEPS, StepData
+from .models import MAX_STEPS, StepData, too_many_positions
 
 #: the kinds of lesson steps answered by one move on the step's position
 LESSON_KINDS = ("move", "choose_move", "capture_route")
@@ -101,12 +101,9 @@ class StartForm(forms.Form):
                         code="move",
                     )
                 expected.append(entry.route)
-            steps.append(
-                StepData(board.fen(), _("Position %(n)d") % {"n": n}, expected=tuple(expected))
-            )
+            # no title: the stage says "Position 2 of 5" already, a title would only repeat it
+            steps.append(StepData(board.fen(), expected=tuple(expected)))
         if len(steps) > MAX_STEPS:
-            raise ValidationError(
-                _("A live lesson has at most %(n)d positions.") % {"n": MAX_STEPS}, code="steps"
-            )
+            raise too_many_positions()
         data["steps"] = steps
         return data

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -25,7 +26,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from classroom.models import Classroom
 from core import board as core_board
@@ -37,6 +38,19 @@ from . import push
 #: at most this many positions in one lesson, and moves a teacher may expect
 MAX_STEPS = 60
 MAX_EXPECTED = 8
+
+
+def too_many_positions() -> ValidationError:
+    """The refusal of a lesson with more than :data:`MAX_STEPS` positions."""
+    return ValidationError(
+        ngettext(
+            "A live lesson has at most %(n)d position.",
+            "A live lesson has at most %(n)d positions.",
+            MAX_STEPS,
+        )
+        % {"n": MAX_STEPS},
+        code="steps",
+    )
 
 
 @dataclass(frozen=True)
@@ -133,6 +147,9 @@ class LiveSession(models.Model):
     )
     #: raised by every change: pages and sockets compare it to know they are behind
     version = models.PositiveIntegerField(default=1)
+    #: raised whenever someone leaves the class (a student removed, a teacher taken off): every
+    #: push carries it, and a socket whose kept roster is older checks its user is still in
+    roster = models.PositiveIntegerField(default=0)
 
     objects = LiveSessionQuerySet.as_manager()
 
@@ -168,6 +185,24 @@ class LiveSession(models.Model):
             return "student"
         return ""
 
+    @classmethod
+    def someone_left(cls, classroom_id: int, user_id: int) -> None:
+        """``user_id`` is no longer in class ``classroom_id``: the roster of its running lesson
+        (and of any lesson where the user still has a socket) is raised and, once committed,
+        the user's sockets in them close (:func:`live.push.left`); a socket that misses that
+        message checks at the next push, which carries the new roster."""
+        sessions = list(
+            cls.objects.filter(classroom_id=classroom_id)
+            .filter(Q(ended__isnull=True) | Q(sockets__user_id=user_id))
+            .values_list("pk", flat=True)
+            .distinct()
+        )
+        if not sessions:
+            return
+        cls.objects.filter(pk__in=sessions).update(roster=F("roster") + 1)
+        for pk in sessions:
+            transaction.on_commit(lambda pk=pk: push.left(pk, user_id))
+
     # -- starting ------------------------------------------------------------------------------
 
     @classmethod
@@ -180,9 +215,7 @@ class LiveSession(models.Model):
         if not steps:
             steps = [StepData(core_board.start_board(variant).fen(), _("Starting position"))]
         if len(steps) > MAX_STEPS:
-            raise ValidationError(
-                _("A live lesson has at most %(n)d positions.") % {"n": MAX_STEPS}, code="steps"
-            )
+            raise too_many_positions()
         for step in steps:
             core_board.board_from_fen(step.fen, variant)
         with transaction.atomic():
@@ -228,8 +261,8 @@ class LiveSession(models.Model):
             self.shown_id = fresh.shown_id
         if "question_puzzle" in fields:
             self.question_puzzle_id = fresh.question_puzzle_id
-        pk, version = self.pk, self.version
-        transaction.on_commit(lambda: push.changed(pk, version))
+        pk, version, roster = self.pk, self.version, fresh.roster
+        transaction.on_commit(lambda: push.changed(pk, version, roster))
 
     def _check_running(self, fresh: LiveSession) -> None:
         if fresh.ended is not None:
@@ -316,9 +349,7 @@ class LiveSession(models.Model):
         self._check_running(fresh)
         count = fresh.steps.count()
         if count >= MAX_STEPS:
-            raise ValidationError(
-                _("A live lesson has at most %(n)d positions.") % {"n": MAX_STEPS}, code="steps"
-            )
+            raise too_many_positions()
         step = LiveStep.objects.create(
             session=fresh, position=count, fen=fresh.fen, title=title[:200]
         )
@@ -339,14 +370,25 @@ class LiveSession(models.Model):
         step = fresh.current_step
         puzzle = step.puzzle if step is not None else None
         if puzzle is not None and (
-            puzzle.fen != fresh.fen or puzzle.judge().at([]) is None or expected_text.strip()
+            puzzle.for_exams
+            or puzzle.fen != fresh.fen
+            or puzzle.judge().at([]) is None
+            or expected_text.strip()
         ):
-            puzzle = None  # moved on from the puzzle's position, not proven, or the teacher says
+            # kept for the exams (its proof never shows), moved on from the puzzle's position,
+            # not proven, or the teacher says
+            puzzle = None
         expected: list[str] = []
         texts = expected_text.replace(",", " ").replace(";", " ").split()
         if len(texts) > MAX_EXPECTED:
             raise ValidationError(
-                _("Give at most %(n)d expected moves.") % {"n": MAX_EXPECTED}, code="expected"
+                ngettext(
+                    "Give at most %(n)d expected move.",
+                    "Give at most %(n)d expected moves.",
+                    MAX_EXPECTED,
+                )
+                % {"n": MAX_EXPECTED},
+                code="expected",
             )
         if not texts and puzzle is None and step is not None and step.fen == fresh.fen:
             texts = list(step.expected)  # the step's own (a lesson's answers, a teacher's list)
@@ -505,8 +547,8 @@ class LiveSession(models.Model):
                 _("You have already answered: %(move)s.") % {"move": answer.notation},
                 answer=answer,
             )
-        pk = self.pk
-        transaction.on_commit(lambda: push.answered(pk))
+        pk, roster = self.pk, self.roster
+        transaction.on_commit(lambda: push.answered(pk, roster))
         return Reply(
             "recorded", _("Your answer %(move)s is in.") % {"move": entry.notation}, answer=answer
         )
@@ -518,7 +560,7 @@ class LiveSession(models.Model):
             "question_puzzle", "expected"
         ).first() or {"question_puzzle": None, "expected": []}
         if fresh["question_puzzle"]:
-            # without its proof column: the judge comes from the process cache (cached_judge)
+            # without its proof column: the judge comes from the process's judges (kept_judge)
             puzzle = Puzzle.objects.defer("proof").filter(pk=fresh["question_puzzle"]).first()
             if puzzle is not None:
                 start, end, captured = entry.key
@@ -534,6 +576,31 @@ class LiveSession(models.Model):
     def current_step(self) -> LiveStep | None:
         return self.steps.filter(position=self.index).select_related("puzzle").first()
 
+    #: the teacher's next action, by the lesson's state (:meth:`next_action`)
+    ASK, CLOSE, REVEAL, NEXT = "ask", "close", "reveal", "next"
+
+    def next_action(self, steps_count: int) -> str:
+        """What the teacher does next in the lesson as it stands, the one action the page puts
+        first: close the open question; reveal the solution of a closed question still on the
+        board; after the solution, go on to the next position (when there is one); else ask a
+        question on the board's position.
+
+        >>> s = LiveSession(fen="W:W22:B9", question=1, question_fen="W:W22:B9", index=0)
+        >>> s.question_open = True; s.next_action(2)
+        'close'
+        >>> s.question_open = False; s.next_action(2)
+        'reveal'
+        >>> s.revealed = True; s.next_action(2), s.next_action(1)
+        ('next', 'ask')
+        """
+        if self.question_open:
+            return self.CLOSE
+        if self.question and not self.revealed and self.fen == self.question_fen:
+            return self.REVEAL
+        if self.revealed and self.index + 1 < steps_count:
+            return self.NEXT
+        return self.ASK
+
     def _route(self, fen: str, move: str) -> list[int]:
         """The squares of ``move`` (any notation) on ``fen``, for an arrow."""
         board = core_board.board_from_fen(fen, self.variant)
@@ -548,7 +615,9 @@ class LiveSession(models.Model):
         the count of each answer (most first) and each student's answer."""
         answers = list(self.current_answers().order_by("created", "pk"))
         students = list(self.classroom.students())
-        connected = self.participants.filter(connected__gt=0).values_list("user_id", flat=True)
+        connected = (
+            LiveSocket.objects.alive().filter(session=self).values_list("user_id", flat=True)
+        )
         present = set(connected) & {s.pk for s in students}  # the students (not the teachers)
         counts: dict[str, dict] = {}
         for a in answers:
@@ -621,14 +690,13 @@ class LiveAnswer(models.Model):
 
 
 class LiveParticipant(models.Model):
-    """A student or teacher who opened the lesson: ``connected`` counts their open sockets (a
-    reconnect takes the same row, so a student stays in the lesson)."""
+    """A student or teacher who opened the lesson (a reconnect takes the same row, so a student
+    stays in the lesson); their open sockets are :class:`LiveSocket` rows."""
 
     session = models.ForeignKey(LiveSession, on_delete=models.CASCADE, related_name="participants")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     joined = models.DateTimeField(default=timezone.now)
     seen = models.DateTimeField(default=timezone.now)
-    connected = models.IntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -638,13 +706,86 @@ class LiveParticipant(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.session}"
 
-    @classmethod
-    def connect(cls, session_id: int, user) -> None:
-        row, _created = cls.objects.get_or_create(session_id=session_id, user_id=user.pk)
-        cls.objects.filter(pk=row.pk).update(connected=F("connected") + 1, seen=timezone.now())
+    @property
+    def connected(self) -> int:
+        """How many sockets the user has open in the lesson."""
+        return LiveSocket.objects.alive().filter(session=self.session_id, user=self.user_id).count()
 
     @classmethod
-    def disconnect(cls, session_id: int, user) -> None:
-        cls.objects.filter(session_id=session_id, user_id=user.pk, connected__gt=0).update(
-            connected=F("connected") - 1, seen=timezone.now()
-        )
+    def connect(cls, session_id: int, user, channel: str) -> bool:
+        """The user's socket ``channel`` opens in the lesson: True, or False when the user has
+        ``DAMA_LIVE_SOCKETS_PER_USER`` open there already (:meth:`LiveSocket.take`)."""
+        row, _created = cls.objects.get_or_create(session_id=session_id, user_id=user.pk)
+        cls.objects.filter(pk=row.pk).update(seen=timezone.now())
+        return LiveSocket.take(session_id, user.pk, channel)
+
+    @classmethod
+    def disconnect(cls, session_id: int, user, channel: str) -> None:
+        LiveSocket.objects.filter(channel=channel).delete()
+        cls.objects.filter(session_id=session_id, user_id=user.pk).update(seen=timezone.now())
+
+
+class LiveSocketQuerySet(models.QuerySet["LiveSocket"]):
+    def alive(self) -> LiveSocketQuerySet:
+        """The sockets whose consumer said it was alive lately (a process killed without closing
+        its sockets stops saying so: its rows go stale and free their slots)."""
+        return self.filter(seen__gte=timezone.now() - timedelta(seconds=LiveSocket.STALE))
+
+
+class LiveSocket(models.Model):
+    """An open WebSocket of a user in a lesson, in one of the user's numbered slots there.
+
+    The slots are what limits one user's sockets in a lesson across every ASGI process of the
+    site: ``(session, user, slot)`` is unique, a socket takes a free slot below
+    ``DAMA_LIVE_SOCKETS_PER_USER`` (an insert that fails when another process took it), and
+    there is no other slot. The consumer marks its row ``seen`` every :attr:`HEARTBEAT` seconds
+    and deletes it when the socket closes; a row not seen for :attr:`STALE` seconds (its process
+    died without closing it) is taken for closed: not counted, and deleted when a slot is
+    wanted."""
+
+    #: seconds between a consumer's marks; a row older than STALE is a dead process's
+    HEARTBEAT = 30
+    STALE = 90
+
+    session = models.ForeignKey(LiveSession, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    slot = models.PositiveSmallIntegerField()
+    #: the consumer's channel name (unique to the socket)
+    channel = models.CharField(max_length=200, unique=True)
+    opened = models.DateTimeField(default=timezone.now)
+    seen = models.DateTimeField(default=timezone.now)
+
+    objects = LiveSocketQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "user", "slot"], name="live_socket_slot")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.session} ({self.slot})"
+
+    @classmethod
+    def take(cls, session_id: int, user_id: int, channel: str) -> bool:
+        """Take a free slot for socket ``channel``: False when every slot is taken."""
+        now = timezone.now()
+        mine = cls.objects.filter(session_id=session_id, user_id=user_id)
+        mine.filter(seen__lt=now - timedelta(seconds=cls.STALE)).delete()  # dead processes'
+        taken = set(mine.values_list("slot", flat=True))
+        for slot in range(settings.DAMA_LIVE_SOCKETS_PER_USER):
+            if slot in taken:
+                continue
+            try:
+                with transaction.atomic():
+                    cls.objects.create(
+                        session_id=session_id, user_id=user_id, slot=slot, channel=channel
+                    )
+            except IntegrityError:  # another process took this slot a moment ago
+                continue
+            return True
+        return False
+
+    @classmethod
+    def beat(cls, channel: str) -> None:
+        """The consumer of ``channel`` is alive."""
+        cls.objects.filter(channel=channel).update(seen=timezone.now())

@@ -4,6 +4,8 @@ A message carries no state, only that the lesson changed (``live.changed``, with
 that an answer came in (``live.answered``, to the teachers): each consumer reads the lesson from
 the database and sends its page what it needs (:mod:`live.consumers`). So a lost message costs
 nothing but time: the next one, a reconnect or the page's polling brings the page up to date.
+Both carry the lesson's ``roster`` (raised when someone leaves the class), and ``live.left``
+tells a user's sockets that the user left the class: they close.
 A channel layer that is down (Redis stopped) is logged and does not fail the request that made
 the change.
 """
@@ -38,11 +40,16 @@ def _send(group: str, message: dict) -> None:
         log.warning("live: could not send %s to %s", message.get("type"), group, exc_info=True)
 
 
-def changed(session_id: int, version: int | None = None) -> None:
+def changed(session_id: int, version: int | None = None, roster: int | None = None) -> None:
     """The lesson changed (to ``version``): every page in it shows it anew."""
-    _send(group_name(session_id), {"type": "live.changed", "version": version})
+    _send(group_name(session_id), {"type": "live.changed", "version": version, "roster": roster})
 
 
-def answered(session_id: int) -> None:
+def answered(session_id: int, roster: int | None = None) -> None:
     """An answer came in: the teachers' pages count it."""
-    _send(teachers_group(session_id), {"type": "live.answered"})
+    _send(teachers_group(session_id), {"type": "live.answered", "roster": roster})
+
+
+def left(session_id: int, user_id: int) -> None:
+    """``user_id`` is no longer in the lesson's class: their sockets in it close."""
+    _send(group_name(session_id), {"type": "live.left", "user": user_id})

@@ -79,11 +79,13 @@ def stage_context(session: LiveSession, role: str, *, mine: LiveAnswer | None = 
     answering = role == "student" and session.question_open and mine is None
     mode = "free" if role == "teacher" else "lesson"
     shown = session.shown if session.shown_id else None
+    steps_count = session.steps.count()
     return {
         "session": session,
         "role": role,
         "step": step,
-        "steps_count": session.steps.count(),
+        "steps_count": steps_count,
+        "next_action": session.next_action(steps_count) if role == "teacher" else "",
         "board": board_view(session, mode=mode),
         "answering": answering,
         "mine": mine,

@@ -21,10 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classroom.views.access import class_for
+from core.numbers import MAX_ID, read_id, read_int
 
 from . import render as live_render
 from .forms import StartForm
-from .models import LiveSession
+from .models import MAX_STEPS, LiveSession
 
 
 def _session_for(
@@ -39,10 +40,6 @@ def _session_for(
     if teacher and role != "teacher":
         raise PermissionDenied("the class's teachers only")
     return session, role
-
-
-def _int(value: str | None) -> int | None:
-    return int(value) if value and value.lstrip("-").isdigit() and len(value) < 10 else None
 
 
 @login_required
@@ -108,7 +105,7 @@ def state(request: HttpRequest, pk: int) -> HttpResponse:
     """The stage as it stands (``?since=<version>``: 204 when the page is up to date): what a
     page polls when it has no WebSocket."""
     session, role = _session_for(request, pk)
-    since = _int(request.GET.get("since"))
+    since = read_int(request.GET.get("since"), 0, MAX_ID)
     if since is not None and since == session.version:
         return HttpResponse(status=204)
     html = live_render.stage_html(
@@ -183,8 +180,8 @@ def control(request: HttpRequest, pk: int) -> HttpResponse:
     path: tuple[int, ...] = ()
     try:
         if action == "goto":
-            index = _int(request.POST.get("index"))
-            if index is None or index < 0:
+            index = read_int(request.POST.get("index"), 0, MAX_STEPS - 1)
+            if index is None:
                 raise ValidationError(_("There is no such position in this lesson."))
             session.go_to(index)
         elif action == "play":
@@ -207,7 +204,7 @@ def control(request: HttpRequest, pk: int) -> HttpResponse:
         elif action.startswith("replay-"):
             session.replay({"replay-start": 0, "replay-back": -1, "replay-next": 1}[action])
         elif action == "show":
-            answer_id = _int(request.POST.get("answer"))
+            answer_id = read_id(request.POST.get("answer"))
             if answer_id is None:
                 raise ValidationError(_("There is no such answer to this question."))
             session.show_answer(answer_id)

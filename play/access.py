@@ -15,17 +15,19 @@ from .owner import Owner
 
 
 def viewable_game(request: HttpRequest, pk: int) -> Game:
+    """Game ``pk`` for its player or their teachers, its clock judged (``Game.flag``)."""
     if pk >= 2**62:
         raise Http404(_("No such game."))
     game = Owner.of(request).game(pk)
-    if game is not None:
-        return game
     user = request.user
-    if user.is_authenticated:
+    if game is None and user.is_authenticated:
         game = Game.objects.filter(pk=pk, user__isnull=False).select_related("user").first()
-        if game is not None and teaches(user, game.user_id):
-            return game
-    raise Http404(_("No such game."))
+        if game is not None and not teaches(user, game.user_id):
+            game = None
+    if game is None:
+        raise Http404(_("No such game."))
+    game.flag()
+    return game
 
 
 def teaches(teacher, student_id: int) -> bool:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -22,7 +21,6 @@ from django.utils.translation import gettext as _
 import dama
 import dama.pdn
 from core import board as core_board
-from core import webbusy
 
 #: a move as it is stored: its route, start to end
 Route = list[int]
@@ -83,15 +81,9 @@ def hint(board: dama.Board, level: int, seed: int | None = None) -> Found:
     """The engine's best move for the player at :func:`hint_level`, with that level's limits
     but none of its chosen blunders (a hint is the move the engine believes best)."""
     module = _search_module()
-    at = hint_level(level)
-    limits = module.level_for(board.variant.name, at)
+    limits = module.level_for(board.variant.name, hint_level(level))
     result = module.search(
-        board,
-        depth=limits.depth,
-        seconds=limits.seconds,
-        nodes=limits.nodes,
-        seed=seed,
-        pause=_pause(at),
+        board, depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes, seed=seed
     )
     return _found(board, result)
 
@@ -182,33 +174,10 @@ def replay(variant: str, fen: str, routes: Iterable[Sequence[int]]) -> dama.Boar
 # -- the end ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class End:
-    """How the game ended on the board: ``winner`` ``"w"``, ``"b"`` or ``""`` for a draw, the
-    ``reason`` code (``no_pieces``, ``no_moves``, ``threefold``, ``move_rule``,
-    ``endgame_count``), the PDN ``result`` and the rulebook ``article`` (in English, as stored)."""
-
-    winner: str
-    reason: str
-    result: str
-    article: str
-
-
-def end_of(board: dama.Board) -> End | None:
-    outcome = board.outcome()
-    if outcome is None:
-        return None
-    winner = "" if outcome.winner is None else ("w" if outcome.winner == dama.WHITE else "b")
-    return End(winner, outcome.reason, outcome.result(), outcome.article)
-
-
-def end_message(board: dama.Board) -> tuple[str, str]:
-    """Why the game ended on ``board`` and the article, in the page's language (or "", "")."""
-    outcome = board.outcome()
-    if outcome is None:
-        return "", ""
-    lang = get_language()
-    return outcome.message(lang), outcome.citation(lang)
+# the end of a game on the board: the one reading of it, in core.board
+End = core_board.End
+end_of = core_board.end_of
+end_message = core_board.end_message
 
 
 def cite(article: str) -> str:
@@ -250,10 +219,11 @@ class Found:
 
 #: the computer's search memories (``dama.search.Memory``: its tables kept from move to move)
 #: each process keeps, by game, for the games it searched last; at most this many positions
-#: each (about 80 MB: two or three of level 8's moves)
+#: each (about 80 MB: two or three of level 8's moves); kept by the search module that made them
+#: too, since one made by another module (a test's stand-in engine) is of no use to it
 GAME_MEMORIES = 4
 MEMORY_ENTRIES = 250_000
-_memories: OrderedDict[int, Any] = OrderedDict()
+_memories: OrderedDict[tuple[Any, int], Any] = OrderedDict()
 _memories_lock = threading.Lock()
 
 
@@ -268,26 +238,16 @@ def search(
     if game is not None and not module.LEVELS[level].instant:
         with _memories_lock:
             # taken out while in use, so that two searches never share one
-            memory = _memories.pop(game, None)
+            memory = _memories.pop((module, game), None)
         if memory is None:
             memory = module.Memory(MEMORY_ENTRIES)
-    result = module.best_move(board, level, seed=seed, memory=memory, pause=_pause(level))
+    result = module.best_move(board, level, seed=seed, memory=memory)
     if memory is not None:
         with _memories_lock:
-            _memories[game] = memory
+            _memories[(module, game)] = memory
             while len(_memories) > GAME_MEMORIES:
                 _memories.popitem(last=False)
     return _found(board, result)
-
-
-def _pause(level: int) -> Callable[[], float] | None:
-    """What a worker's search waits on: the web requests running on this machine
-    (``DAMA_WEB_BUSY_FILE``, :mod:`core.webbusy`); nothing for a search in a request (an instant
-    level) or without the setting."""
-    if _search_module().LEVELS[level].instant:
-        return None
-    busy = webbusy.opened(settings.DAMA_WEB_BUSY_FILE)
-    return None if busy is None else busy.wait
 
 
 def _found(board: dama.Board, result: Any) -> Found:
@@ -307,10 +267,6 @@ def _found(board: dama.Board, result: Any) -> Found:
         seconds=float(result.seconds),
         pv=pv,
     )
-
-
-def notation_of(board: dama.Board, route: Sequence[int]) -> str:
-    return board.move_text(find(board, route))
 
 
 def line_texts(variant: str, fen: str, routes: Iterable[Sequence[int]]) -> list[str]:
@@ -342,6 +298,11 @@ def game_board(
         animate=animate,
         targets=True,
     )
+
+
+def position_board(board: dama.Board, *, flipped: bool) -> core_board.BoardView:
+    """An earlier position of a game, to look at: its last move marked, nothing to click."""
+    return core_board.board_view(board, last_move=board.peek(), flipped=flipped)
 
 
 def illegal_marks(code: str, squares: Iterable[int]) -> dict[int, str]:

@@ -8,8 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from . import engine
-from .models import check_level
+from .models import check_clock, check_level, check_start
 
 COLOURS = ("white", "black", "random")
 #: the longest position accepted (a FEN of the 10x10 board with every square named is shorter)
@@ -20,6 +19,7 @@ class StartForm(forms.Form):
     level = forms.CharField(required=False)
     color = forms.CharField(required=False)
     fen = forms.CharField(required=False)
+    clock = forms.CharField(required=False)
 
     def __init__(self, variant: str, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -34,12 +34,17 @@ class StartForm(forms.Form):
             raise ValidationError(_("Choose White, Black or a random colour."), code="color")
         return random.choice(("white", "black")) if colour == "random" else colour
 
+    def clean_clock(self) -> str:
+        """The clock chosen: "" for none, else a name of ``play.models.TIME_CONTROLS``."""
+        return check_clock(self.cleaned_data.get("clock", ""))
+
     def clean_fen(self) -> str:
-        """The position as the engine writes it ("" for the variant's start position)."""
+        """The position as the engine writes it ("" for the variant's start position); never a
+        sealed one (an exam's)."""
         fen = self.cleaned_data.get("fen", "")
         if len(fen) > MAX_FEN:
             raise ValidationError(_("The position is missing or too long."), code="fen")
-        return engine.check_start(self.variant, fen) if fen else ""
+        return check_start(self.variant, fen) if fen else ""
 
     def messages(self) -> dict[str, str]:
         """The errors by field, each as one text."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
+from puzzles.models import PlayerRating
 from puzzles.player import Player
 
 #: (the lowest puzzle rating, the level suggested from it), highest first
@@ -30,5 +31,5 @@ def level_for_rating(rating: float, deviation: float) -> int:
 
 
 def suggested_level(request: HttpRequest, variant: str) -> int:
-    rating = Player.of(request).rating(variant)
+    rating = PlayerRating.objects.rating_of(Player.of(request), variant)
     return level_for_rating(rating.rating, rating.deviation)

@@ -9,6 +9,8 @@ form post is sent back to the page (or gets the page with the answer, for a refu
 from __future__ import annotations
 
 import contextlib
+import math
+from datetime import timedelta
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
@@ -21,22 +23,43 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from core import movelist
+from core.numbers import MAX_ID, read_int
+from core.replies import Reply, answer
 from core.variants import get_variant, remember_variant
 
-from . import access, engine
+from . import access, engine, limits
 from .forms import COLOURS, StartForm
-from .models import Conflict, Game, Reply
+from .models import TIME_CONTROLS, Game, check_start
 from .owner import Owner
 from .suggest import suggested_level
 
 ACTIONS = ("move", "takeback", "resign", "hint")
+#: the poll numbers counted (the pause stops growing long before)
+MAX_POLLS = 100
+#: where a new game may say it comes from (an exam's game is started by the exam alone)
+SOURCES = tuple(source for source in Game.Source.values if source != Game.Source.EXAM)
 
 
 def _game_or_404(request: HttpRequest, pk: int) -> Game:
+    """The player's game ``pk``, its clock judged (:meth:`Game.flag`)."""
     game = Owner.of(request).game(pk) if pk < 2**62 else None
     if game is None:
         raise Http404(_("No such game."))
+    game.flag()
     return game
+
+
+def _ply(request: HttpRequest, game: Game) -> tuple[int | None, Reply | None]:
+    """The earlier position the page asks to see (``?ply=N``: after the game's first N moves,
+    0 the start), None for the game as it stands; a bad number is a refusal to show (400)."""
+    if "ply" not in request.GET:
+        return None, None
+    ply = read_int(request.GET.get("ply"), 0, len(game.moves))
+    if ply is None:
+        message = _("There is no such move in this game: choose a number from 0 to %(last)s.")
+        return None, Reply("bad", message % {"last": len(game.moves)})
+    return (ply if ply < len(game.moves) else None), None
 
 
 def _partial(request: HttpRequest) -> bool:
@@ -64,7 +87,9 @@ def _start_form(request: HttpRequest, variant: str, data, errors: dict | None = 
         "suggested": suggested_level(request, variant),
         "colour": colour,
         "fen": fen,
-        "source": data.get("from", "") if data.get("from") in Game.Source.values else "",
+        "source": data.get("from", "") if data.get("from") in SOURCES else "",
+        "clocks": list(TIME_CONTROLS.values()),
+        "clock": data.get("clock") if data.get("clock") in TIME_CONTROLS else "",
         "errors": errors or {},
         "recent": Owner.of(request).games().filter(variant=variant)[:5],
     }
@@ -81,7 +106,7 @@ def new(request: HttpRequest, variant: str) -> HttpResponse:
         context = _start_form(request, variant, request.GET)
         if context["fen"]:
             try:
-                engine.check_start(variant, context["fen"])
+                check_start(variant, context["fen"])
             except ValidationError as exc:
                 context["errors"] = {"fen": " ".join(exc.messages)}
                 return render(request, "play/new.html", context, status=400)
@@ -92,9 +117,15 @@ def new(request: HttpRequest, variant: str) -> HttpResponse:
         return render(request, "play/new.html", context, status=400)
     data, fen = request.POST, form.cleaned_data["fen"]
     source = data.get("from", "")
-    if source not in Game.Source.values:
+    if source not in SOURCES:
         source = Game.Source.POSITION if fen else Game.Source.NEW
     owner = Owner.of(request)
+    refused, wait = limits.refusal(owner)
+    if refused:
+        context = _start_form(request, variant, request.POST, {"limit": refused})
+        response = render(request, "play/new.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     game = Game.start(
         user=owner.user,
         variant=variant,
@@ -102,6 +133,8 @@ def new(request: HttpRequest, variant: str) -> HttpResponse:
         player_white=form.cleaned_data["color"] == "white",
         fen=fen,
         source=source,
+        clock=form.cleaned_data["clock"],
+        **owner.search_keys(),
     )
     owner.remember(game)
     return redirect("play:game", pk=game.pk)
@@ -110,7 +143,14 @@ def new(request: HttpRequest, variant: str) -> HttpResponse:
 # -- the game --------------------------------------------------------------------------------------
 
 
-def _context(request: HttpRequest, game: Game, reply: Reply | None = None) -> dict:
+def _context(
+    request: HttpRequest, game: Game, reply: Reply | None = None, ply: int | None = None
+) -> dict:
+    """The game region: the game as it stands, or (``ply``) the position after its first
+    ``ply`` moves, to look at only."""
+    game.shown()
+    if ply is not None:
+        return _history_context(game, ply)
     board = game.board()
     flipped = not game.player_white
     marks: dict[int, str] = {}
@@ -136,6 +176,8 @@ def _context(request: HttpRequest, game: Game, reply: Reply | None = None) -> di
     if game.is_over:
         if game.reason == "resigned":
             end_message = _("You resigned: the computer wins.")
+        elif game.reason == "time":
+            end_message = _("Your time ran out: the computer wins.")
         else:
             end_message, end_article = engine.end_message(board)
     start_white = game.white_started
@@ -149,27 +191,72 @@ def _context(request: HttpRequest, game: Game, reply: Reply | None = None) -> di
         "last_computer": last_computer,
         "end_message": end_message,
         "end_article": end_article,
-        "numbered": _numbered(texts, start_white),
+        "numbered": movelist.numbered(
+            texts, start_white, _ply_url(game.pk, len(texts)), len(texts)
+        ),
         "can_take_back": any(game.is_player_ply(i) for i in range(len(game.moves)))
-        and game.reason != "resigned",
+        and game.reason not in ("resigned", "time"),
+        "can_hint": not game.is_over and game.hints_allowed(),
         "urls": _urls(game.pk),
+        "steps": _steps(game.pk, len(texts), len(texts)),
+        "kinds": movelist.kinds(texts),
+        "clocks": _clocks(game),
         **_poll(game, 0),
     }
 
 
-def _numbered(texts: list[str], start_white: bool) -> list[dict]:
-    """The moves in pairs: [{"n": 1, "white": "22-18", "black": "11-15"}, ...]."""
-    rows: list[dict] = []
-    if not start_white and texts:
-        rows.append({"n": 1, "white": "…", "black": texts[0]})
-        texts = texts[1:]
-    n = len(rows)
-    for i in range(0, len(texts), 2):
-        n += 1
-        rows.append(
-            {"n": n, "white": texts[i], "black": texts[i + 1] if i + 1 < len(texts) else ""}
-        )
-    return rows
+def _history_context(game: Game, ply: int) -> dict:
+    """The position after the game's first ``ply`` moves, on a board that takes no move, with
+    the steps to the others and the way back to the game."""
+    texts = engine.line_texts(game.variant, game.start_fen, game.moves)
+    board = game.board_at(ply)
+    return {
+        "game": game,
+        "variant": get_variant(game.variant),
+        "board": engine.position_board(board, flipped=not game.player_white),
+        "board_locked": True,
+        "ply": ply,
+        "viewing": movelist.ply_label(ply, texts, game.white_started) if ply else "",
+        "numbered": movelist.numbered(
+            texts, game.white_started, _ply_url(game.pk, len(texts)), ply
+        ),
+        "urls": _urls(game.pk),
+        "steps": _steps(game.pk, ply, len(texts)),
+        "kinds": movelist.kinds(texts),
+        "clocks": _clocks(game),
+        **_poll(game, 0),
+    }
+
+
+def _clocks(game: Game) -> dict | None:
+    """Both clocks as the page shows them, the time left in milliseconds; None without a
+    clock."""
+    if not game.has_clock:
+        return None
+    player = game.player_time_left() or timedelta(0)
+    computer = game.computer_time_left() or timedelta(0)
+    return {
+        "control": game.time_control,
+        "player_ms": int(player.total_seconds() * 1000),
+        "computer_ms": int(computer.total_seconds() * 1000),
+        "player_text": _clock_text(player),
+        "computer_text": _clock_text(computer),
+    }
+
+
+def _ply_url(pk: int, total: int) -> movelist.PlyUrl:
+    """The address of the position after ``ply`` moves: the game itself for the last one."""
+    return movelist.ply_url(reverse("play:game", args=[pk]), total)
+
+
+def _steps(pk: int, shown: int, total: int) -> dict[str, str]:
+    return movelist.steps(_ply_url(pk, total), shown, total)
+
+
+def _clock_text(left: timedelta) -> str:
+    """``m:ss``, the seconds rounded up (0:00 only when the time is gone)."""
+    seconds = math.ceil(left.total_seconds())
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _urls(pk: int) -> dict[str, str]:
@@ -192,9 +279,12 @@ def _render(request: HttpRequest, context: dict, status: int = 200) -> HttpRespo
 @never_cache
 @require_GET
 def game(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game, or (``?ply=N``) the position after its first N moves, to look at."""
     the_game = _game_or_404(request, pk)
     the_game.ask_again_if_lost()
-    return _render(request, _context(request, the_game))
+    ply, refused = _ply(request, the_game)
+    status = refused.status if refused else 200
+    return _render(request, _context(request, the_game, refused, ply), status=status)
 
 
 @never_cache
@@ -204,28 +294,31 @@ def wait(request: HttpRequest, pk: int) -> HttpResponse:
     waits, the next poll (poll number ``n``, a little later each time: :func:`engine.poll_ms`;
     204 without htmx), else the game region in place of the game."""
     the_game = _game_or_404(request, pk)
-    seen = request.GET.get("v", "")
+    ply, refused = _ply(request, the_game)
+    seen = read_int(request.GET.get("v"), 0, MAX_ID)
     waiting = the_game.state == Game.State.THINKING or the_game.hint_pending
-    if seen.isdecimal() and int(seen) == the_game.version and waiting:
+    if seen is not None and seen == the_game.version and waiting and not refused:
         the_game.ask_again_if_lost()
         if not _partial(request):
             return HttpResponse(status=204)
-        n = request.GET.get("n", "")[:4]
         context = {
             "game": the_game,
             "urls": _urls(pk),
-            **_poll(the_game, int(n) if n.isdecimal() else 0),
+            "ply": ply,
+            **_poll(the_game, read_int(request.GET.get("n"), 0, MAX_POLLS) or 0),
         }
         return render(request, "play/game.html#poll", context)
     if not _partial(request):
         return redirect("play:game", pk=pk)
-    return reswap(retarget(_render(request, _context(request, the_game)), "#game"), "outerHTML")
+    status = refused.status if refused else 200
+    response = _render(request, _context(request, the_game, refused, ply), status=status)
+    return reswap(retarget(response, "#game"), "outerHTML")
 
 
 def _poll(game: Game, n: int) -> dict:
     """The poll of a waiting page: poll number ``n``, after its pause."""
     level = engine.hint_level(game.level) if game.hint_pending else game.level
-    n = min(n, 100)
+    n = min(n, MAX_POLLS)
     return {"poll_ms": engine.poll_ms(level, n), "poll_next": n + 1}
 
 
@@ -234,21 +327,17 @@ def _action(act):
     @require_POST
     @wraps(act)
     def view(request: HttpRequest, pk: int) -> HttpResponse:
-        the_game = _game_or_404(request, pk)
-        try:
-            reply = act(request, the_game)
-        except Conflict:
-            the_game = _game_or_404(request, pk)
-            reply = Reply(
-                "conflict",
-                _("This game changed in another window or tab. Here is where it stands now."),
-            )
-            if not request.htmx:
-                return redirect("play:game", pk=pk)
-            return _render(request, _context(request, the_game, reply), status=409)
-        if not request.htmx and reply.status == 200:
-            return redirect("play:game", pk=pk)
-        return _render(request, _context(request, the_game, reply), status=reply.status)
+        return answer(
+            request,
+            _game_or_404(request, pk),
+            act,
+            reload=lambda: _game_or_404(request, pk),
+            show=lambda game, reply, status: _render(
+                request, _context(request, game, reply), status=status
+            ),
+            page=reverse("play:game", args=[pk]),
+            conflict=_("This game changed in another window or tab. Here is where it stands now."),
+        )
 
     return view
 
@@ -297,6 +386,8 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     end_message, end_article = ("", "")
     if the_game.reason == "resigned":
         end_message = _("The player resigned.")
+    elif the_game.reason == "time":
+        end_message = _("The player's time ran out.")
     elif the_game.is_over:
         end_message, end_article = engine.end_message(board)
     return render(
@@ -306,7 +397,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "game": the_game,
             "variant": get_variant(the_game.variant),
             "frames": frames,
-            "numbered": _numbered(
+            "numbered": movelist.numbered(
                 [f["move"] for f in frames[1:]],
                 the_game.white_started,
             ),
@@ -320,7 +411,13 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _play_on_url(game: Game, board) -> str:
-    if game.is_over and game.reason != "resigned":
+    """A new game from where this one stopped; none after its end, for an exam's game, or
+    from a sealed position."""
+    if (game.is_over and game.reason not in ("resigned", "time")) or game.sealed_by:
+        return ""
+    try:
+        check_start(game.variant, board.fen())
+    except ValidationError:
         return ""
     from django.utils.http import urlencode
 
@@ -334,6 +431,8 @@ def _play_on_url(game: Game, board) -> str:
 def games(request: HttpRequest) -> HttpResponse:
     """My games (an account's, or the ones this visitor's session holds)."""
     rows = list(Owner.of(request).games().select_related("user")[:200])
+    for row in rows:
+        row.flag()
     return render(request, "play/games.html", {"games": rows, "owner_view": True})
 
 
@@ -344,6 +443,8 @@ def class_games(request: HttpRequest, class_pk: int) -> HttpResponse:
     """The games of a class's students, for the class's teachers (others: 404)."""
     classroom = access.taught_class(request, class_pk)
     rows = list(Game.objects.filter(user__in=classroom.students()).select_related("user")[:300])
+    for row in rows:
+        row.flag()
     return render(
         request,
         "play/games.html",

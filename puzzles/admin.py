@@ -4,7 +4,6 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import engine
 from .models import MiningJob, Puzzle
 
 #: the fields the verification writes (read-only in the admin), in display order
@@ -46,12 +45,12 @@ class PuzzleAdmin(admin.ModelAdmin):
         "verified_at",
         "proof_link",
     ]
-    list_filter = ["variant", "verdict", "public", "goal", "engine_version"]
+    list_filter = ["variant", "verdict", "public", "for_exams", "goal", "engine_version"]
     search_fields = ["fen", "title", "source", "motifs"]
     raw_id_fields = ["author"]
     actions = ["verify_again", "download_pdn"]
     # what the verification writes: shown in the "Proof" section, never edited by hand
-    readonly_fields = [*PROOF_FIELDS, "proof_link", "quality", "likes", "dislikes"]
+    readonly_fields = [*PROOF_FIELDS, "proof_link", "quality", "likes", "dislikes", "for_exams"]
     fieldsets = [
         (None, {"fields": ["variant", "fen", "goal", "horizon", "solution", "limits"]}),
         (
@@ -63,6 +62,7 @@ class PuzzleAdmin(admin.ModelAdmin):
                     "source",
                     "author",
                     "public",
+                    "for_exams",
                     "motifs",
                     "difficulty",
                     "quality",
@@ -104,7 +104,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Download the selected puzzles as PDN"))
     def download_pdn(self, request, queryset):
-        text = engine.write_puzzles(p.to_data() for p in queryset)
+        text = Puzzle.pdn_of(queryset)
         response = HttpResponse(text, content_type="application/x-pdn; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="puzzles.pdn"'
         return response

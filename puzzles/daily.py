@@ -20,6 +20,7 @@ from django.db.models import ExpressionWrapper, F, FloatField, QuerySet
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from core.kept import bump
 from core.variants import VARIANT_NAMES
 
 from .models import Attempt, DailyPuzzle, Puzzle
@@ -88,7 +89,9 @@ def choose(variant: str, day: date) -> Puzzle | None:
 
 
 def daily_puzzle(variant: str, day: date | None = None) -> DailyPuzzle | None:
-    """The daily puzzle of ``variant`` on ``day`` (today), chosen and stored on first use."""
+    """The daily puzzle of ``variant`` on ``day`` (today), chosen and stored on first use. A
+    puzzle the exams keep (``for_exams``) is never one: a day chosen before they kept it is
+    chosen again from today on, and is gone from the archive before."""
     day = day or today()
     row = (
         DailyPuzzle.objects.select_related("puzzle")
@@ -96,11 +99,17 @@ def daily_puzzle(variant: str, day: date | None = None) -> DailyPuzzle | None:
         .filter(variant=variant, date=day)
         .first()
     )
-    if row is not None:
+    if row is not None and not row.puzzle.for_exams:
         return row
+    if row is not None and day < today():
+        return None
     puzzle = choose(variant, day)
     if puzzle is None:
         return None
+    if row is not None:
+        DailyPuzzle.objects.filter(pk=row.pk, puzzle_id=row.puzzle_id).update(puzzle=puzzle)
+        bump("puzzles")  # the kept rows say which puzzle is today's
+        return daily_puzzle(variant, day)
     try:
         with transaction.atomic():
             return DailyPuzzle.objects.create(variant=variant, date=day, puzzle=puzzle)
@@ -124,9 +133,10 @@ def pick_daily_puzzles() -> dict[str, int | None]:
 
 
 def archive(variant: str, before: date | None = None) -> QuerySet[DailyPuzzle]:
-    return DailyPuzzle.objects.filter(variant=variant, date__lt=before or today()).select_related(
-        "puzzle"
-    )
+    """The days before ``before`` (today) and their puzzles, but those the exams keep."""
+    return DailyPuzzle.objects.filter(
+        variant=variant, date__lt=before or today(), puzzle__for_exams=False
+    ).select_related("puzzle")
 
 
 def todays_ids() -> frozenset[int]:
@@ -141,7 +151,7 @@ def todays_ids() -> frozenset[int]:
 def is_todays(puzzle: Puzzle) -> bool:
     """Whether ``puzzle`` is today's daily puzzle of its variant: then it is played only as the
     daily puzzle (its plain address would let a player see the solution there first). A puzzle
-    served to the trainer knows it already (:func:`~puzzles.models.served_puzzle`)."""
+    served to the trainer knows it already (:func:`~puzzles.stream.served_puzzle`)."""
     if not puzzle.is_public:
         return False
     known = getattr(puzzle, "daily_today", None)
@@ -152,7 +162,7 @@ def solved_days(player: Player, variant: str) -> set[date]:
     """The dates whose daily puzzle the player solved on that very date."""
     days = set()
     for day, finished in (
-        player.attempts()
+        Attempt.objects.of(player)
         .filter(
             source=Attempt.Source.DAILY,
             solved=True,

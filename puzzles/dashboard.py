@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from .models import Attempt
 from .player import Player
 
 
@@ -23,7 +24,7 @@ def difficulty_band(rating: float) -> str:
 def dashboard(player: Player, variant: str) -> dict[str, Any]:
     """Solved and failed puzzles, by motif and difficulty, and the failures to replay."""
     attempts = list(
-        player.attempts()
+        Attempt.objects.of(player)
         .filter(puzzle__variant=variant)
         .select_related("puzzle")
         .defer("puzzle__proof")

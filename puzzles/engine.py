@@ -26,6 +26,7 @@ import dama.pdn
 import dama.proof
 import dama.solve
 from core import board as core_board
+from core.numbers import read_int
 from core.variants import get_variant
 
 #: the verdict kinds of ``dama.solve`` (unique, cooked, no_solution, undecided)
@@ -168,7 +169,7 @@ def is_verdict(data: Any) -> bool:
         return False
     try:
         v = dama.solve.Verdict.from_dict(data)
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: int(1e999)
         return False
     return v.kind in VERDICT_KINDS
 
@@ -247,13 +248,10 @@ def _puzzle_from_tags(tags: dict[str, str], variant: str | None) -> PuzzleData:
     goal = normalize_goal(tags.get("Goal", "capture"))
     horizon: int | None = None
     if tags.get("Horizon", "").strip():
-        try:
-            horizon = int(tags["Horizon"])
-        except ValueError:
-            raise ValidationError(_("the Horizon tag is not a number")) from None
-    difficulty: int | None = None
-    if tags.get("Difficulty", "").strip().isdecimal():
-        difficulty = int(tags["Difficulty"])
+        horizon = read_int(tags["Horizon"], 1, MAX_TAG_NUMBER)
+        if horizon is None:
+            raise ValidationError(_("the Horizon tag is not a number"))
+    difficulty = read_int(tags.get("Difficulty", ""), 0, MAX_TAG_NUMBER)
     proof: dict[str, Any] | None = None
     if tags.get("Proof"):
         try:
@@ -382,6 +380,8 @@ def mine(
 
 #: the largest PDN text the engine reads
 MAX_PDN_BYTES = dama.pdn.MAX_PDN_BYTES
+#: the largest number read from a puzzle's ``Horizon`` or ``Difficulty`` tag
+MAX_TAG_NUMBER = 9999
 
 
 def pdn_games(text: str, variant: str, part: tuple[int, int] = (0, 1)) -> tuple[int, list[str]]:
@@ -536,11 +536,6 @@ def move_notation(variant: str, fen: str, line: list[str], route: str) -> str:
     return board.move_text(board.parse_move(route))
 
 
-def texts_of(variant: str, fen: str, line: Iterable[str]) -> list[str]:
-    """The moves of ``line`` in the variant's usual notation."""
-    return line_texts(variant, fen, line)
-
-
 def _balance(board: dama.Board, white: bool) -> int:
     diff = board.material(dama.WHITE) - board.material(dama.BLACK)
     return diff if white else -diff
@@ -689,14 +684,6 @@ def refutations(
                 if reply.get("replies") and reply.get("expanded", True):
                     todo.append(((*line, node["move"], reply["move"]), reply["replies"]))
     return table
-
-
-def stored_refutation(proof: dict[str, Any] | None, line: Iterable[str], wrong: str) -> dict:
-    """The refutation of the wrong move ``wrong`` (its route, as :func:`read_entry` gives it)
-    after ``line`` that the proof's worker stored (:func:`refutations`); empty when none was."""
-    table = (proof or {}).get("refutations") or {}
-    found = table.get(" ".join(line), {}).get(wrong)
-    return dict(found) if isinstance(found, dict) else {}
 
 
 def replay_frames(variant: str, fen: str, moves: Iterable[str]) -> list[dict[str, Any]]:

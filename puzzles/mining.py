@@ -1,49 +1,18 @@
-"""Puzzle mining on the workers (issue 17): a job fanned out as a Celery group of tasks, one per
-seed, each playing engine games and saving the natural, proven, dual-free puzzles it finds.
+"""Puzzle mining on the workers (issue 17): a job fanned out as tasks on the ``deep`` queue, one
+per seed, each playing engine games and saving the natural, proven, dual-free puzzles it finds.
 
 Idempotent and resumable: a puzzle whose position and goal are already in the corpus is skipped
 (never saved twice), so a task delivered again, or a job started again over the same seeds, adds
-only what is new. Staff start a job and follow it on :func:`puzzles.views_mining.job` (the page
-polls its progress).
-
->>> from puzzles.mining import seeds_of  # doctest: +SKIP
+only what is new. Staff start a job (``MiningJob.start``, which sends the tasks by name) and
+follow it on :func:`puzzles.views_mining.job` (the page polls its progress).
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
-
-from django.db import transaction
 
 from . import engine
 from .models import MiningJob, Puzzle
-
-
-def seeds_of(job: MiningJob) -> list[int]:
-    return [job.first_seed + i for i in range(job.tasks)]
-
-
-def start_job(variant: str, *, tasks: int, games: int, per_task: int = 1000, level: int = 4,
-              nodes: int = 1500, first_seed: int = 1, user: Any = None,
-              pdn: str = "") -> MiningJob:  # fmt: skip
-    """Create a job and send its tasks, one per seed, as a group once the row is committed.
-    With ``pdn`` (a text of games), the tasks mine those games' positions, shared out among
-    them, instead of playing engine games."""
-    job = MiningJob.objects.create(
-        variant=variant, tasks=tasks, games=games, per_task=per_task, level=level, nodes=nodes,
-        first_seed=first_seed, created_by=user if getattr(user, "pk", None) else None, pdn=pdn,
-    )  # fmt: skip
-    transaction.on_commit(lambda: send(job))
-    return job
-
-
-def send(job: MiningJob) -> None:
-    from celery import group
-
-    from .tasks import deep_mine_range
-
-    group(deep_mine_range.s(job.pk, seed) for seed in seeds_of(job)).apply_async()
 
 
 def mine_range(job_id: int, seed: int, worker: str = "") -> dict[str, int]:
@@ -53,7 +22,9 @@ def mine_range(job_id: int, seed: int, worker: str = "") -> dict[str, int]:
         return {"found": 0, "known": 0, "games": 0}
     t0 = time.process_time()
     known = set(
-        Puzzle.objects.filter(variant=job.variant, author__isnull=True).values_list("fen", "goal")
+        Puzzle.objects.filter(
+            variant=job.variant, author__isnull=True, owner__isnull=True
+        ).values_list("fen", "goal")
     )
     counts = {"found": 0, "known": 0, "games": 0}
 

@@ -2,7 +2,9 @@
 
 The trainer's model methods take a :class:`Player` instead of the request: it is what they need
 of it (whose attempts, where a visitor's rating is kept) and nothing else. Views make one with
-:meth:`Player.of`; tests can make one from a user and a dict.
+:meth:`Player.of`; tests can make one from a user and a dict. A player is a value: the models
+read and write by it (``Attempt.objects.of(player)``,
+``PlayerRating.objects.rating_of(player, variant)``), and this module reads no row.
 """
 
 from __future__ import annotations
@@ -11,15 +13,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
-
 from core import progress
 
-from . import glicko2, rating
-from .models import Attempt
+from . import glicko2
 
 #: the session's progress key of the trainer (``core.progress``: handed over at login)
-PROGRESS_KEY = rating.PROGRESS_KEY
+PROGRESS_KEY = "puzzles"
 
 
 @dataclass(eq=False)
@@ -70,19 +69,15 @@ class Player:
             self.update_progress({"visitor": token})
         return token
 
-    # -- attempts ----------------------------------------------------------------------------------
+    def session_rating(self, variant: str) -> glicko2.Rating | None:
+        """A visitor's rating in ``variant`` as the session keeps it (None: not rated yet)."""
+        stored = self.progress().get("ratings", {}).get(variant)
+        return glicko2.Rating(*stored[:3]) if stored else None
 
-    def attempts(self) -> QuerySet[Attempt]:
-        """The attempts of the account, or of the visitor (those carrying their token)."""
-        if self.is_account:
-            return Attempt.objects.filter(user=self.user)
-        token = self.visitor_token()
-        if not token:
-            return Attempt.objects.none()
-        return Attempt.objects.filter(user__isnull=True, visitor=token)
-
-    # -- ratings -----------------------------------------------------------------------------------
-
-    def rating(self, variant: str) -> glicko2.Rating:
-        """The player's puzzle rating in ``variant`` (the account's row, or the session's)."""
-        return rating.player_rating(self, variant)
+    def keep_session_rating(self, variant: str, rating: glicko2.Rating) -> None:
+        """Keep a visitor's new rating in ``variant`` in the session, one more puzzle rated (the
+        attempts are rated again in the account at sign-up)."""
+        ratings = dict(self.progress().get("ratings", {}))
+        games = (ratings.get(variant) or [0, 0, 0, 0])[3]
+        ratings[variant] = [rating.rating, rating.deviation, rating.volatility, games + 1]
+        self.update_progress({"ratings": ratings})

@@ -1,5 +1,6 @@
 """Which puzzles are served: the servable puzzles, the site's public pool, the stream's choice
-near the player's rating, and who may solve a teacher's puzzle."""
+near the player's rating, and who may solve a teacher's puzzle; and what a process keeps of them
+between requests (``core.kept``): a served puzzle's row, the pool's rows, the stream's filters."""
 
 from __future__ import annotations
 
@@ -8,21 +9,86 @@ from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
-from django.db.models import Q, QuerySet
+from django.db import models
+from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from core.kept import Kept
 
-from .models import SERVABLE, Puzzle, forget_served, served_puzzle
+from .models import SERVABLE, Attempt, DailyPuzzle, PlayerRating, Puzzle, PuzzleQuerySet
 from .player import Player
 
 GOAL_FILTERS = ("capture", "gain", "win")
 #: how many of the puzzles nearest the player's rating the stream chooses from
 NEAREST = 5
 #: how long a process keeps the rows of the pool (:func:`pool_rows`), in seconds. Any change of
-#: the pool (a save, a verdict, a reservation) drops them at once in every process (``core.kept``);
+#: the pool (a save, a verdict, a puzzle kept for the exams) drops them at once in every process (``core.kept``);
 #: this bounds only how old the puzzles' ratings are, which just rank puzzles near the player's
 #: rating (a read of a variant's rows costs about 20 ms: every 30 s it was the stream's p99)
 POOL_SECONDS = 300.0
+
+
+# -- the puzzles served: one row a puzzle, kept by the process ----------------------------------
+
+#: puzzle columns the trainer never needs (read apart, or only by the proof page)
+HEAVY_FIELDS = ("proof", "description", "limits", "solution", "error", "worker", "source")
+#: how long a process keeps a puzzle of the site's pool (:func:`served_puzzle`). Any change made
+#: through the models drops it at once in every process (``core.kept``): this bounds only how long
+#: a change made without them (a bulk ``update()`` in a shell) goes unseen
+KEEP_SECONDS = 600.0
+#: at most this many kept puzzles (the corpus has about nine thousand)
+KEEP_MAX = 16384
+_served = Kept("puzzles", seconds=KEEP_SECONDS, size=KEEP_MAX)
+
+
+def served_puzzle(pk: int) -> Puzzle | None:
+    """Puzzle ``pk`` as the trainer serves it: without its heavy columns (the proof is read
+    apart, into :meth:`Puzzle.judge`), with the fact every puzzle page checks read in the same
+    query: ``daily_today`` (it is today's daily puzzle of its variant); the row itself says
+    whether the exams keep it (``for_exams``: practice never serves it).
+
+    Every move and puzzle page needs its puzzle, the same row for every player: a puzzle of the
+    site's pool (the corpus, rarely edited) is kept by the process for :data:`KEEP_SECONDS`
+    (``core.kept``: dropped in every process as soon as any process saves or deletes a puzzle
+    or a daily puzzle, reserves puzzles for the exams, sends a puzzle to be proven again, or a
+    worker writes a verdict), by date, so that no kept ``daily_today`` outlives its day. A
+    teacher's puzzle, which its author may be editing, is read every time."""
+    day = timezone.localdate()
+    return _served.get(
+        (pk, day),
+        lambda: _served_rows(day).filter(pk=pk).order_by().first(),
+        keep=lambda puzzle: puzzle is not None and puzzle.is_public,
+    )
+
+
+def keep_served_pool() -> int:
+    """Read the servable puzzles of the site's pool in one query and keep them as
+    :func:`served_puzzle` keeps the rows it reads one at a time; return how many. A gunicorn
+    worker does this as it starts (``gunicorn.conf.py``, before ``gc.freeze()``), so that no
+    puzzle page of the pool waits for its row (9,267 rows: about 25 MB a process)."""
+    day = timezone.localdate()
+    rows = _served_rows(day).filter(SERVABLE).practice().order_by()
+    return _served.fill({(puzzle.pk, day): puzzle for puzzle in rows.iterator(chunk_size=2000)})
+
+
+def _served_rows(day) -> PuzzleQuerySet:
+    today = DailyPuzzle.objects.filter(puzzle=OuterRef("pk"), date=day)
+    return (
+        Puzzle.objects.defer(*HEAVY_FIELDS)
+        .annotate(daily_today=Exists(today))
+        .annotate(servable=ExpressionWrapper(SERVABLE, models.BooleanField()))
+    )
+
+
+def owned_attempt(player: Player, pk: int) -> Attempt | None:
+    """The attempt ``pk`` if ``player`` owns it, with its puzzle as :func:`served_puzzle` reads
+    it (no join, and the pool's puzzles are kept by the process); None for anyone else's, and
+    for one at a puzzle the exams keep."""
+    attempt = Attempt.objects.owned(player, pk)
+    return attempt.on(served_puzzle(attempt.puzzle_id)) if attempt is not None else None
+
+
+# -- the pool ------------------------------------------------------------------------------------
 
 
 def servable(variant: str) -> QuerySet[Puzzle]:
@@ -32,25 +98,15 @@ def servable(variant: str) -> QuerySet[Puzzle]:
 
 
 def public_pool(variant: str) -> QuerySet[Puzzle]:
-    """What the stream, the daily puzzle and the motif filter draw from: servable puzzles of the
-    site's pool (the corpus and puzzles staff made public), never a teacher's own puzzle, nor
-    one kept for the exams (:func:`exam_reserved`)."""
-    return servable(variant).public().exclude(pk__in=exam_reserved())
-
-
-def exam_reserved() -> QuerySet:
-    """The ids of the puzzles the exams keep for themselves (``exams.ReservedPuzzle``, looked
-    up lazily: the exams build on the puzzles app): practice never serves them."""
-    try:
-        reserved = apps.get_model("exams", "ReservedPuzzle")
-    except LookupError:
-        return Puzzle.objects.none().values("pk")
-    return reserved.objects.values("puzzle_id")
+    """What the stream, the daily puzzle and the motif filter draw from: servable puzzles that
+    practice may show (``Puzzle.objects.practice()``: the site's pool, never a teacher's own
+    puzzle, nor one kept for the exams)."""
+    return servable(variant).practice()
 
 
 def playable(variant: str, pk: int) -> Puzzle | None:
     """Puzzle ``pk`` of ``variant`` if the trainer can serve it (:data:`SERVABLE`, as
-    :func:`servable`), without its heavy columns (:func:`~puzzles.models.served_puzzle`: the
+    :func:`servable`), without its heavy columns (:func:`served_puzzle`: the
     pool's are kept by the process). The row says it (``servable``, read with it): the proof
     itself is read at the first move (:meth:`Puzzle.judge`), not to show the page."""
     puzzle = served_puzzle(pk)
@@ -71,6 +127,15 @@ def sets_reaching(user, puzzle: Puzzle) -> QuerySet:
     ).distinct()
 
 
+def teaches(user, student_id: int) -> bool:
+    """Whether ``user`` teaches a class the account ``student_id`` attends (the classroom's
+    models, looked up lazily as in :func:`sets_reaching`)."""
+    Classroom = apps.get_model("classroom", "Classroom")
+    if user is None or not user.is_authenticated:
+        return False
+    return Classroom.objects.filter(teachers=user, memberships__user_id=student_id).exists()
+
+
 def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
     """``set_id`` when the user may play ``puzzle`` as part of that set (it holds the puzzle and
     is assigned to a class of the user's), else None: the attempt is not logged against it."""
@@ -80,17 +145,18 @@ def set_for_attempt(user, puzzle: Puzzle, set_id: int | None) -> int | None:
 
 
 def can_solve(user, puzzle: Puzzle) -> bool:
-    """Everyone may play the site's pool; a teacher's puzzle only its author, and the teachers
-    and students of a class it is assigned to (through a set)."""
-    reserved = getattr(puzzle, "exam_reserved", None)  # read with the puzzle when it is served
-    if reserved is None:
-        reserved = exam_reserved().filter(puzzle_id=puzzle.pk).exists()
-    if reserved:
+    """Everyone may play the site's pool but the puzzles kept for the exams; a teacher's puzzle
+    only its author, and the teachers and students of a class it is assigned to (through a
+    set); a personal puzzle (made from a player's own game) its owner and the teachers of a
+    class the owner attends (:func:`teaches`)."""
+    if puzzle.for_exams:
         return False  # an exam question is never practice
     if puzzle.is_public:
         return True
     if user is None or not user.is_authenticated:
         return False
+    if puzzle.owner_id is not None:
+        return puzzle.owner_id == user.pk or teaches(user, puzzle.owner_id)
     return puzzle.author_id == user.pk or sets_reaching(user, puzzle).exists()
 
 
@@ -117,7 +183,7 @@ def next_puzzle(
     solved: set[int] = set()
     tried: set[int] = set()
     for pk, is_solved in (
-        player.attempts()
+        Attempt.objects.of(player)
         .filter(puzzle__variant=variant)
         .filter(Q(finished_at__isnull=False) | Q(failed=True))
         .values_list("puzzle_id", "solved")
@@ -129,7 +195,7 @@ def next_puzzle(
     pool = fresh or [r for r in rows if r[0] not in solved and r[0] not in exclude]
     if not pool:
         pool = [r for r in rows if r[0] not in exclude] or rows  # all solved: start again
-    target = player.rating(variant).rating
+    target = PlayerRating.objects.rating_of(player, variant).rating
     pool.sort(key=lambda r: (abs((r[4] if r[4] is not None else r[3]) - target), r[0]))
     choice = (rng or random).choice(pool[:NEAREST])
     # the stream only needs the address
@@ -183,7 +249,7 @@ def forget_pool(**_signal: Any) -> None:
     """Read the pool, and the puzzles served, again at the next request in this process."""
     _pool.forget()
     _filters.forget()
-    forget_served()
+    _served.forget()
 
 
 def motif_choices(variant: str) -> list[str]:
@@ -191,3 +257,9 @@ def motif_choices(variant: str) -> list[str]:
     for row in pool_rows(variant):
         names.update(m.split(":")[0] for m in row[2])
     return sorted(names)
+
+
+def motif_count(variant: str, motif: str) -> int:
+    """How many puzzles of the pool of ``variant`` show ``motif`` (a shot of ``dama.shots``: a
+    Combinations lesson's drill, ``puzzle_drill``)."""
+    return sum(1 for row in pool_rows(variant) if any(m.split(":")[0] == motif for m in row[2]))

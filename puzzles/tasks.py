@@ -4,7 +4,7 @@
 only when it ends (``acks_late``), and a worker that dies mid-proof leaves the message to be
 delivered again (``reject_on_worker_lost``; on Redis after ``CELERY_VISIBILITY_TIMEOUT``). Its
 time limits are shorter than that timeout, so a proof still running is never handed out twice.
-When it ends, the author's next waiting proof is sent (``verification.release``; the sweeper
+When it ends, the author's next waiting proof is sent (``PuzzleQuerySet.release``; the sweeper
 does it too if this was missed).
 """
 
@@ -16,15 +16,13 @@ import platform
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
-from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from . import verification
+from core.workers import TRANSIENT_ERRORS
+
+from . import mining, verification
+from .models import Puzzle
 
 logger = logging.getLogger(__name__)
-
-#: errors worth a retry: the database or the broker was briefly out of reach
-TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerOperationalError, ConnectionError)
 
 
 @shared_task(
@@ -60,7 +58,7 @@ def verify_puzzle(self, puzzle_id: int, revision: int) -> str:
         outcome = verification.record_error(puzzle_id, revision, f"{exc.__class__.__name__}: {exc}")
     logger.info("puzzle %s revision %s: %s", puzzle_id, revision, outcome)
     try:  # the author's next waiting proof takes this one's place
-        verification.release_after(puzzle_id)
+        Puzzle.objects.release_after(puzzle_id)
     except TRANSIENT_ERRORS:
         logger.warning("puzzle %s: the author's waiting proofs were not released", puzzle_id)
     return outcome
@@ -96,7 +94,5 @@ def verify_stale_puzzles() -> int:
 def deep_mine_range(self, job_id: int, seed: int) -> dict[str, int]:
     """Mine the games of ``seed`` for mining job ``job_id`` (the ``deep`` queue; idempotent:
     puzzles already known are skipped, a finished seed is not mined again)."""
-    from . import mining
-
     worker = self.request.hostname or platform.node()
     return mining.mine_range(job_id, seed, worker)

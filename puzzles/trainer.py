@@ -10,8 +10,8 @@ defender's most stubborn reply in the proof. A legal move the proof does not acc
 with the defender's reply that refutes it.
 
 What the proof says at each point is the same for every player, so it is asked of the proof tree
-(``dama.proof.ProofTree``, through :func:`puzzles.engine.proof_tree`) once per proof and process (:func:`cached_judge`) and kept as a
-:class:`Judge`: a table from the line played so far to the accepted moves, each with the reply
+(``dama.proof.ProofTree``, through :func:`puzzles.engine.proof_tree`) once per proof and process
+(:func:`kept_judge`: the model hands over the proof, ``Puzzle.judge``) and kept as a :class:`Judge`: a table from the line played so far to the accepted moves, each with the reply
 the site makes and whether the puzzle ends there, the hint, and the refutations of wrong moves
 the proof's worker stored. The table's rows are plain tuples of strings, numbers and booleans:
 the cyclic garbage collector stops tracking such tuples after a collection or two (it never
@@ -21,19 +21,24 @@ puzzles cost a full collection almost nothing to walk (the JSON trees they come 
 and lists it walked every time).
 
 The model methods that change an attempt (``Attempt.play``, ``hint``, ``give_up``, ``retry``) are
-on :class:`~puzzles.models.Attempt`; ratings are :mod:`puzzles.rating`, the stream
+on :class:`~puzzles.models.Attempt`, which hands this module what it judges by (the proof, the
+line, the move): nothing here reads a row. Ratings are :mod:`puzzles.models.ratings`, the stream
 :mod:`puzzles.stream`, the dashboard :mod:`puzzles.dashboard`.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from core.numbers import read_int
 
 from . import engine
 
@@ -236,14 +241,32 @@ def build_judge(proof: dict[str, Any]) -> Judge:
     return Judge(points, tuple(tree.solution), tree.complete, refutations)
 
 
-@lru_cache(maxsize=JUDGES_KEPT)
-def cached_judge(pk: int, revision: int, verified_at: object) -> Judge:
-    """The judge of puzzle ``pk`` as proven at ``verified_at`` (a re-proof or an edit changes the
-    key, so it is seen at once). Reads the proof column alone."""
-    from .models import Puzzle  # the models use the judge: read the row lazily
+#: the judges this process keeps, by the key of their proof, the least recently used first
+_judges: OrderedDict[Hashable, Judge] = OrderedDict()
+_judges_lock = threading.Lock()
 
-    proof = Puzzle.objects.filter(pk=pk).values_list("proof", flat=True).order_by().first()
-    return build_judge(proof or {})
+
+def kept_judge(key: Hashable, proof: Callable[[], dict[str, Any] | None]) -> Judge:
+    """The judge of the proof ``key`` names (``Puzzle.judge``: the puzzle, its revision and when
+    it was proven, so that a re-proof or an edit is seen at once), made from ``proof()`` the first
+    time and kept for the next players (the :data:`JUDGES_KEPT` last used)."""
+    with _judges_lock:
+        judge = _judges.get(key)
+        if judge is not None:
+            _judges.move_to_end(key)
+            return judge
+    judge = build_judge(proof() or {})
+    with _judges_lock:
+        _judges[key] = judge
+        while len(_judges) > JUDGES_KEPT:
+            _judges.popitem(last=False)
+    return judge
+
+
+def forget_judges() -> None:
+    """Make every judge again from its proof (the tests: a proof read once per process)."""
+    with _judges_lock:
+        _judges.clear()
 
 
 # -- the goal and the answers in words -------------------------------------------------------------
@@ -259,8 +282,7 @@ def goal_text(white: bool, goal: str, horizon: int | None, motifs: list[str]) ->
     kind = goal_kind(goal)
     if kind == "capture":
         multi = any(
-            m.startswith("capture:") and m.split(":")[1].isdecimal() and int(m.split(":")[1]) > 1
-            for m in motifs
+            m.startswith("capture:") and (read_int(m.split(":")[1], 0, 99) or 0) > 1 for m in motifs
         )
         if multi:
             return (
@@ -278,7 +300,7 @@ def goal_text(white: bool, goal: str, horizon: int | None, motifs: list[str]) ->
     if kind == "gain":
         n = int(goal.split(":")[1])
         words = {1: _("one piece"), 2: _("two pieces"), 3: _("three pieces")}
-        what = words.get(n) or _("%(n)d pieces") % {"n": n}
+        what = words.get(n) or ngettext("%(n)d piece", "%(n)d pieces", n) % {"n": n}
         if white:
             return _("White to play and win %(what)s %(within)s.") % {
                 "what": what,

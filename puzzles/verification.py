@@ -1,8 +1,10 @@
 """Proving one revision of one puzzle: the work of the ``verify_puzzle`` task, also run
-in-process by ``manage.py verify_puzzles --in-process``.
+in-process by ``manage.py verify_puzzles --in-process``; and the periodic jobs that send the lost
+and the stale proofs again.
 
 Every write is conditional on the revision (and a claim on the verdict), so running the same
-revision twice, or after the puzzle changed or was deleted, is harmless.
+revision twice, or after the puzzle changed or was deleted, is harmless. Sending a proof, and
+one author's proofs taking their turn, is the models' (``PuzzleQuerySet.dispatch``).
 """
 
 from __future__ import annotations
@@ -16,13 +18,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import OperationalError, transaction
-from django.db.models import Case, F, Q, When
+from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from core import kept
-from core.ratelimit import Limiter
 
 from . import engine
 from .models import Puzzle, Verdict
@@ -207,133 +206,7 @@ def record_timeout(pk: int, revision: int, seconds: int) -> str:
     return Verdict.UNDECIDED.value if written else STALE
 
 
-# -- limits of teachers' puzzles --------------------------------------------------------------------
-
-
-def check_author_horizon(horizon: int | None) -> None:
-    """``ValidationError`` when a teacher's puzzle asks for a horizon beyond
-    ``DAMA_AUTHOR_MAX_HORIZON`` moves (the site's puzzles are for teaching, and a deep horizon costs
-    the workers minutes)."""
-    limit = settings.DAMA_AUTHOR_MAX_HORIZON
-    if horizon is not None and horizon > limit:
-        raise ValidationError(
-            _(
-                "A teacher's puzzle may look at most %(max)s moves ahead; this one asks for "
-                "%(horizon)s."
-            )
-            % {"max": limit, "horizon": horizon},
-            code="horizon",
-        )
-
-
-#: what a teacher may do a limited number of times per ``DAMA_PROOF_RATE_WINDOW``
-IMPORTS = "pdn-import"
-REPROOFS = "reproof"
-
-
-def limiter(kind: str) -> Limiter:
-    limit = settings.DAMA_IMPORT_LIMIT if kind == IMPORTS else settings.DAMA_REPROOF_LIMIT
-    return Limiter(kind, limit=limit, window=settings.DAMA_PROOF_RATE_WINDOW)
-
-
-def over_limit(kind: str, user) -> str:
-    """Count one import or "prove again" of ``user`` and say why it is refused ("" when it is
-    not: staff are not limited). The count is the cache's atomic increment, so parallel requests
-    cannot slip past the limit together."""
-    if user.is_staff:
-        return ""
-    lim = limiter(kind)
-    if lim.hit(str(user.pk)) <= lim.limit:
-        return ""
-    minutes = max(1, settings.DAMA_PROOF_RATE_WINDOW // 60)
-    if kind == IMPORTS:
-        return ngettext(
-            "You may import at most %(n)s PDN file in %(minutes)s minutes: try again later.",
-            "You may import at most %(n)s PDN files in %(minutes)s minutes: try again later.",
-            lim.limit,
-        ) % {"n": lim.limit, "minutes": minutes}
-    return ngettext(
-        "You may ask for at most %(n)s proof again in %(minutes)s minutes: try again later.",
-        "You may ask for at most %(n)s proofs again in %(minutes)s minutes: try again later.",
-        lim.limit,
-    ) % {"n": lim.limit, "minutes": minutes}
-
-
-# -- one author's proofs take their turn ------------------------------------------------------------
-
-
-def _active(author_id: int):
-    """The author's proofs on the workers: running, or pending and sent (``queued_at`` set)."""
-    return Puzzle.objects.filter(author_id=author_id).filter(
-        Q(verdict=Verdict.RUNNING) | Q(verdict=Verdict.PENDING, queued_at__isnull=False)
-    )
-
-
-def dispatch(pk: int, revision: int) -> bool:
-    """Send the proof of revision ``revision`` of puzzle ``pk`` to the ``verify`` queue, unless it
-    is a teacher's puzzle and ``DAMA_AUTHOR_ACTIVE_PROOFS`` of the same author's proofs are ahead
-    of it (running, or pending and sent earlier): then it waits its turn, ``pending`` with no
-    ``queued_at``, and :func:`release` sends it when one of them ends (the sweeper would too).
-
-    So one teacher's 200 imported puzzles take at most that many workers, and everyone else's
-    proofs keep going. Returns whether the proof was sent."""
-    from .tasks import verify_puzzle
-
-    row = Puzzle.objects.filter(pk=pk, revision=revision).values("author_id").first()
-    if row is not None and row["author_id"] is not None:
-        ahead = list(
-            _active(row["author_id"])
-            .order_by(
-                Case(When(verdict=Verdict.RUNNING, then=0), default=1),
-                F("queued_at").asc(nulls_last=True),
-                "pk",
-            )
-            .values_list("pk", flat=True)[: settings.DAMA_AUTHOR_ACTIVE_PROOFS]
-        )
-        if pk not in ahead:
-            Puzzle.objects.filter(pk=pk, revision=revision, verdict=Verdict.PENDING).update(
-                queued_at=None
-            )
-            logger.info("puzzle %s waits for its author's earlier proofs", pk)
-            return False
-    verify_puzzle.delay(pk, revision)
-    return True
-
-
-def release(author_id: int | None) -> int:
-    """Send the author's waiting proofs (oldest first) while fewer than
-    ``DAMA_AUTHOR_ACTIVE_PROOFS`` are on the workers; called when one of their proofs ends.
-    Returns how many were sent."""
-    from .tasks import verify_puzzle
-
-    if author_id is None:
-        return 0
-    sent = 0
-    free = settings.DAMA_AUTHOR_ACTIVE_PROOFS - _active(author_id).count()
-    waiting = Puzzle.objects.filter(
-        author_id=author_id, verdict=Verdict.PENDING, queued_at__isnull=True
-    ).order_by("created", "pk")
-    for pk, revision in waiting.values_list("pk", "revision")[: max(0, free)]:
-        # the conditional update is the claim: of two releasers, one sends each proof
-        if Puzzle.objects.filter(
-            pk=pk, revision=revision, verdict=Verdict.PENDING, queued_at__isnull=True
-        ).update(queued_at=timezone.now()):
-            verify_puzzle.delay(pk, revision)
-            sent += 1
-    return sent
-
-
-def release_after(pk: int) -> int:
-    """Release the waiting proofs of the author of puzzle ``pk`` (its proof just ended)."""
-    row = Puzzle.objects.filter(pk=pk).values("author_id").first()
-    return release(row["author_id"]) if row else 0
-
-
-def waiting_count(author_id: int) -> int:
-    """How many of the author's proofs wait their turn."""
-    return Puzzle.objects.filter(
-        author_id=author_id, verdict=Verdict.PENDING, queued_at__isnull=True
-    ).count()
+# -- the periodic jobs --------------------------------------------------------------------------
 
 
 def sweep(now=None) -> dict[str, int]:
@@ -350,7 +223,7 @@ def sweep(now=None) -> dict[str, int]:
     )
     requeued = Puzzle.objects.lost(now).exclude(waiting).enqueue()
     authors = Puzzle.objects.filter(waiting).values_list("author_id", flat=True).distinct()
-    released = sum(release(author) for author in authors.order_by("author_id"))
+    released = sum(Puzzle.objects.release(author) for author in authors.order_by("author_id"))
     return {"requeued": requeued, "gave_up": gave_up, "released": released}
 
 

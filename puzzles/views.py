@@ -6,7 +6,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.variants import current_variant, get_variant
 
-from . import engine, verification
+from . import engine, limits
 from .models import Puzzle
 
 
@@ -14,30 +14,19 @@ def index(request: HttpRequest) -> HttpResponse:
     return redirect("puzzles:trainer", variant=current_variant(request))
 
 
-def trainer(request: HttpRequest, variant: str) -> HttpResponse:
-    """The puzzle trainer of a variant (puzzles arrive with the puzzle feature)."""
-    info = get_variant(variant)
-    return render(
-        request, "puzzles/trainer.html", {"variant": info, "diagram": engine.diagram(variant)}
-    )
-
-
 def daily_index(request: HttpRequest) -> HttpResponse:
     return redirect("puzzles:daily", variant=current_variant(request))
 
 
-def daily(request: HttpRequest, variant: str) -> HttpResponse:
-    """Today's puzzle of a variant (chosen by the puzzle feature)."""
-    info = get_variant(variant)
-    return render(request, "puzzles/daily.html", {"variant": info})
-
-
 def proof_context(puzzle: Puzzle) -> dict:
     """What the proof page shows; the diagram's arrows depend on the verdict: the key move of a
-    unique puzzle, the second solution of a cooked one, the best try of one without a solution."""
+    unique puzzle, the second solution of a cooked one, the best try of one without a solution
+    (none for a puzzle kept for the exams)."""
     proof = puzzle.proof or {}
     arrows: list[str] = []
-    if puzzle.verdict == "unique":
+    if puzzle.for_exams:  # kept for the exams: no line of its proof is shown
+        pass
+    elif puzzle.verdict == "unique":
         arrows = proof.get("solution", [])[:1]
     elif puzzle.verdict == "cooked":
         arrows = [alt[0] for alt in proof.get("alternatives", [])[:1] if alt]
@@ -67,7 +56,7 @@ def proof(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
     status = 200
     refused = ""
     if request.method == "POST":
-        refused = verification.over_limit(verification.REPROOFS, user)
+        refused = limits.over_limit(limits.REPROOFS, user)
         if refused:
             status = 429
         else:

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods
 
 from core.variants import VARIANT_CHOICES
 
-from . import mining
 from .engine import MAX_PDN_BYTES
 from .models import MiningJob
 
@@ -27,7 +26,10 @@ class MiningForm(forms.Form):
         label=_("Tasks (one seed each)"), min_value=1, max_value=64, initial=4
     )
     games = forms.IntegerField(label=_("Games per task"), min_value=1, max_value=20, initial=4)
-    first_seed = forms.IntegerField(label=_("First seed"), min_value=1, initial=1)
+    #: at most 10⁹: the job keeps its first seed in a database integer (2³¹ - 1 at most)
+    first_seed = forms.IntegerField(
+        label=_("First seed"), min_value=1, max_value=1_000_000_000, initial=1
+    )
     pdn = forms.FileField(
         label=_("Or mine the games of a PDN file"),
         required=False,
@@ -61,7 +63,7 @@ def jobs(request: HttpRequest) -> HttpResponse:
     """The mining jobs and a form to start one."""
     form = MiningForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        job = mining.start_job(
+        job = MiningJob.start(
             form.cleaned_data["variant"],
             tasks=form.cleaned_data["tasks"],
             games=form.cleaned_data["games"],

@@ -35,6 +35,7 @@ from .stream import (
     kept_filters,
     motif_choices,
     next_puzzle,
+    owned_attempt,
     playable,
     set_for_attempt,
 )
@@ -85,6 +86,9 @@ def stream(request: HttpRequest, variant: str) -> HttpResponse:
                 "diagram": engine.diagram(variant),
             },
         )
+    if daily_mod.is_todays(puzzle):
+        # nothing else left to serve: today's daily puzzle is played only as the daily puzzle
+        return redirect("puzzles:daily", variant=variant)
     query = {k: v for k, v in (("goal", goal), ("motif", motif)) if v}
     if _int(request.GET.get("set")):
         query["set"] = request.GET["set"]
@@ -244,7 +248,11 @@ def _context(
         "solution_text": puzzle.numbered(texts) if finished else "",
         # the rating line is outside the partial: read it for a whole page, or when it changed
         "meta_oob": partial and rating_changed,
-        "rating": (player.rating(variant) if not partial or rating_changed else None),
+        "rating": (
+            PlayerRating.objects.rating_of(player, variant)
+            if not partial or rating_changed
+            else None
+        ),
         "next_url": reverse("puzzles:trainer", args=[variant]) + "?" + urlencode(next_query),
         "action_urls": _action_urls(attempt.pk),
         "daily": None,
@@ -324,7 +332,7 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
 
 
 def _owned_or_404(request: HttpRequest, pk: int) -> Attempt:
-    attempt = Attempt.owned(Player.of(request), pk)
+    attempt = owned_attempt(Player.of(request), pk)
     if attempt is None:
         raise Http404(_("No such attempt."))
     return attempt
@@ -484,7 +492,7 @@ def daily_archive(request: HttpRequest, variant: str) -> HttpResponse:
     rows = list(daily_mod.archive(variant)[:400])
     solved = daily_mod.solved_days(player, variant)
     tried = set(
-        player.attempts()
+        Attempt.objects.of(player)
         .filter(source=Attempt.Source.DAILY, puzzle__variant=variant, solved=True)
         .values_list("daily_date", flat=True)
     )
@@ -530,7 +538,7 @@ def dashboard(request: HttpRequest, variant: str) -> HttpResponse:
             "variant": info,
             "data": data,
             "rating": rating,
-            "session_rating": player.rating(variant),
+            "session_rating": PlayerRating.objects.rating_of(player, variant),
             "streak": daily_mod.streak(player, variant),
         },
     )

@@ -5,7 +5,8 @@ empty; the visitor's session keeps the card ids, as the trainer keeps a visitor'
 hands them to the account at sign-up or login). ``state`` is the scheduler's card as JSON and
 ``due`` (indexed) when it is next shown. The state changes are methods:
 :meth:`Card.review` (one rating, in a transaction on the locked row, at most once per attempt)
-and :meth:`CardQuerySet.add_set` (a teacher's set for every student of a class).
+and :meth:`CardQuerySet.add_set` (a teacher's set for every student of a class), and
+:meth:`CardQuerySet.add_personal` (a puzzle made from one of the player's games).
 """
 
 from __future__ import annotations
@@ -29,6 +30,24 @@ from .scheduling import Rating
 class CardQuerySet(models.QuerySet["Card"]):
     def due(self, now: datetime | None = None) -> CardQuerySet:
         return self.filter(due__lte=now or timezone.now())
+
+    def add_personal(self, user: Any, puzzle: Puzzle) -> Card:
+        """A card, due now, for ``user``'s personal puzzle (a shot of one of their games: the
+        review says which game, ``Puzzle.origin``); a card they have for it keeps its
+        schedule. Returns the card."""
+        now = timezone.now()
+        card, _created = self.get_or_create(
+            user=user,
+            puzzle=puzzle,
+            defaults={
+                "kind": Card.Kind.PUZZLE,
+                "variant": puzzle.variant,
+                "origin": Card.Origin.GAME,
+                "state": scheduling.new_state(now),
+                "due": now,
+            },
+        )
+        return card
 
     def add_set(self, users: list[Any], puzzles: list[Puzzle], *, note: str = "") -> int:
         """A card, due now, for each of ``puzzles`` and each of ``users`` that has none for the
@@ -69,6 +88,7 @@ class Card(models.Model):
         SLOW = "slow", _("solved slowly")
         WRONG = "wrong", _("answered wrongly")
         TEACHER = "teacher", _("added by a teacher")
+        GAME = "game", _("from one of your games")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

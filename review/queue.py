@@ -16,6 +16,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -72,6 +73,8 @@ def reason(card: Card, now: datetime | None = None) -> str:
     when = days_ago(card.last_missed or card.last_review or card.created, now)
     if card.origin == Card.Origin.TEACHER and card.reps == 0:
         return _("Your teacher added it to your review (set “%(set)s”).") % {"set": card.note}
+    if card.origin == Card.Origin.GAME and card.reps == 0:
+        return _("A shot of your own game: find what was there.")
     if card.last_missed is not None or card.origin == Card.Origin.FAILED:
         if card.is_puzzle:
             return _("You missed this %(when)s.") % {"when": when}
@@ -96,6 +99,8 @@ class Item:
     reason: str
     #: a puzzle's goal in words ("White to play and win one piece within 2 moves.")
     goal: str = ""
+    #: which of the player's games a personal puzzle comes from (:func:`card_origin`)
+    origin: str = ""
 
 
 def step_of(card: Card) -> Step | None:
@@ -117,6 +122,15 @@ def card_url(card: Card, step: Step | None = None) -> str:
         return reverse("puzzles:solve", args=[card.variant, card.puzzle_id]) + "?" + query
     step = step or step_of(card)
     return step.get_absolute_url() if step is not None else ""
+
+
+def card_origin(card: Card) -> str:
+    """Which game a personal puzzle comes from, as its card says it ("From your game against
+    Level 5 on 28 Nov."); empty for any other card."""
+    puzzle = card.puzzle if card.is_puzzle else None
+    if puzzle is None or puzzle.owner_id is None or not puzzle.origin:
+        return ""
+    return capfirst(puzzle.origin.rstrip(".")) + "."
 
 
 def card_goal(card: Card) -> str:
@@ -166,13 +180,16 @@ def due_items(
         cards = cards.filter(variant=variant)
     rows = cards.select_related("puzzle").only(
         *[f.name for f in Card._meta.concrete_fields],
-        *(f"puzzle__{name}" for name in ("title", "variant", "fen", "goal", "horizon", "motifs")),
+        *(
+            f"puzzle__{name}"
+            for name in ("title", "variant", "fen", "goal", "horizon", "motifs", "owner", "origin")
+        ),
     )
     items = []
     for card in rows.order_by("due", "pk")[:LIST_LIMIT]:
         step = None if card.is_puzzle else step_of(card)
         title, url = card_title(card, step), card_url(card, step)
-        items.append(Item(card, title, url, reason(card, now), card_goal(card)))
+        items.append(Item(card, title, url, reason(card, now), card_goal(card), card_origin(card)))
     return items
 
 
@@ -216,7 +233,7 @@ def weakest_motifs(player: Player, variant: str, limit: int = 3) -> list[MotifRa
     """The motifs of ``variant`` the player solves least often cleanly (with at least
     :data:`MOTIF_MIN_TRIES` attempts; all of them missed ones left out when every rate is 1)."""
     rows = (
-        player.attempts()
+        Attempt.objects.of(player)
         .filter(puzzle__variant=variant)
         .filter(Q(finished_at__isnull=False) | Q(failed=True))
         .order_by("-pk")
@@ -241,6 +258,7 @@ class Next:
     card: Card | None = None
     motif: MotifRate | None = None
     goal: str = ""
+    origin: str = ""
 
 
 def next_item(
@@ -259,7 +277,12 @@ def next_item(
                 continue
             card.puzzle = puzzle
             return Next(
-                card_url(card), card_title(card), reason(card, now), card=card, goal=card_goal(card)
+                card_url(card),
+                card_title(card),
+                reason(card, now),
+                card=card,
+                goal=card_goal(card),
+                origin=card_origin(card),
             )
         step = step_of(card)
         if step is not None:
@@ -268,7 +291,7 @@ def next_item(
     for weak in weakest_motifs(player, variant):
         puzzle = next_puzzle(player, variant, motif=weak.motif)
         # new puzzles only (the stream starts again once every puzzle of the motif was tried)
-        if puzzle is not None and not player.attempts().filter(puzzle=puzzle).exists():
+        if puzzle is not None and not Attempt.objects.of(player).filter(puzzle=puzzle).exists():
             url = reverse("puzzles:solve", args=[variant, puzzle.pk])
             url += "?" + urlencode({"then": session_url(variant)})
             why = _("Your weakest motif: %(motif)s (%(percent)s %% solved cleanly).") % {
@@ -329,6 +352,11 @@ def class_sets(classroom: Any) -> QuerySet:
     )
 
 
-def variant_rows(counts: dict[str, int]) -> list[tuple[Any, int]]:
-    """(variant info, due count) for every variant, in the site's order."""
-    return [(info, counts.get(name, 0)) for name, info in VARIANTS.items()]
+def variant_rows(counts: dict[str, int], player: Player) -> list[tuple[Any, int, bool]]:
+    """(variant info, due count, whether the player has a weak motif to practise in it) for every
+    variant, in the site's order: a variant with nothing due offers practice only when
+    :func:`weakest_motifs` has something (a new learner is told to solve puzzles first)."""
+    return [
+        (info, counts.get(name, 0), bool(weakest_motifs(player, name, limit=1)))
+        for name, info in VARIANTS.items()
+    ]

@@ -1,5 +1,6 @@
-"""The review app listens: a puzzle missed or solved, a lesson step answered (the signals of
-``puzzles.signals`` and ``lessons.signals``), and makes or rates the learner's card."""
+"""The review app listens: a puzzle missed or solved, a personal puzzle made from one of the
+player's games, a lesson step answered (the signals of ``puzzles.signals`` and
+``lessons.signals``), and makes or rates the learner's card."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from lessons.signals import step_answered
-from puzzles.signals import attempt_failed, attempt_finished
+from puzzles.signals import attempt_failed, attempt_finished, personal_puzzle_made
 
 from . import learner as _learner  # noqa: F401  (registers the visitor's hand-over)
 from . import scheduling
@@ -86,6 +87,13 @@ def puzzle_finished(sender: Any, attempt: Any, player: Any, **kwargs: Any) -> No
         return
     if card.review(rating, attempt_id=attempt.pk, now=now):
         learner.changed()
+
+
+@receiver(personal_puzzle_made, dispatch_uid="review.personal_puzzle_made")
+def personal_puzzle(sender: Any, puzzle: Any, owner: Any, **kwargs: Any) -> None:
+    """A shot of the player's own game became their puzzle: a card due now (the review says
+    which game it comes from); a card they already have for it keeps its schedule."""
+    Card.objects.add_personal(owner, puzzle)
 
 
 @receiver(step_answered, dispatch_uid="review.step_answered")

@@ -63,11 +63,3 @@ def review(state: dict[str, Any] | None, rating: Rating, now: datetime) -> tuple
     card = fsrs.Card.from_dict(state) if state else fsrs.Card(due=now)  # type: ignore[arg-type]
     card, _log = SCHEDULER.review_card(card, rating, now)
     return card.to_dict(), card.due
-
-
-def interval_days(state: dict[str, Any]) -> float | None:
-    """Days between the last review and the due date (None before the first review)."""
-    card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
-    if card.last_review is None:
-        return None
-    return (card.due - card.last_review).total_seconds() / 86400

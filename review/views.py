@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -35,6 +36,7 @@ def index(request: HttpRequest) -> HttpResponse:
     learner = Learner.of(request)
     variant = current_variant(request)
     counts = queue.due_counts(learner)
+    player = Player.of(request)
     reminder = None
     if request.user.is_authenticated:
         setting = ReminderSetting.objects.filter(user=request.user).first()
@@ -44,11 +46,11 @@ def index(request: HttpRequest) -> HttpResponse:
         "review/index.html",
         {
             "variant": get_variant(variant),
-            "variants": queue.variant_rows(counts),
+            "variants": queue.variant_rows(counts, player),
             "total": sum(counts.values()),
             "items": queue.due_items(learner),
             "upcoming": queue.upcoming(learner),
-            "weakest": queue.weakest_motifs(Player.of(request), variant),
+            "weakest": queue.weakest_motifs(player, variant),
             "reminder": reminder,
         },
     )
@@ -134,7 +136,11 @@ def class_add_set(request: HttpRequest, pk: int) -> HttpResponse:
         Learner(student, None).changed()
     messages.success(
         request,
-        _("%(set)s is in the review of %(class)s: %(count)s new cards.")
+        ngettext(
+            "%(set)s is in the review of %(class)s: %(count)s new card.",
+            "%(set)s is in the review of %(class)s: %(count)s new cards.",
+            added,
+        )
         % {"set": puzzle_set.title, "class": classroom.name, "count": added},
     )
     return redirect("classroom:progress", pk=classroom.pk)

@@ -7,15 +7,25 @@ the service is missing: the test is skipped with the reason, or fails when DAMA_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlparse, urlunparse
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 PASSWORD = "a-long-test-password-42"
+
+
+#: the Redis databases of the services' brokers (tests/services: verify 13, play 12), which no
+#: test process takes for its own
+SERVICE_REDIS_DBS = (12, 13)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,6 +36,101 @@ def pytest_configure(config: pytest.Config) -> None:
         "django.contrib.auth.hashers.MD5PasswordHasher",
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     ]
+    # A puzzle in the exams' share is kept for them from its first save (never practice): the
+    # tests' puzzles are practice puzzles unless a test sets a share (tests/web/test_exams.py).
+    settings.DAMA_EXAM_SHARE = 0.0
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        own_services(worker)
+
+
+def process_redis_url(url: str, worker: str) -> str:
+    """The Redis database of test process ``worker`` under pytest-xdist (``gw0``, ``gw1``, ...):
+    ``gw0`` keeps the database of ``url``, each next process the next one down (wrapping from 0
+    to 15), skipping the services' brokers' (``SERVICE_REDIS_DBS``).
+
+    >>> process_redis_url("redis://127.0.0.1:6379/0", "gw1")
+    'redis://127.0.0.1:6379/15'
+    >>> process_redis_url("redis://127.0.0.1:6379/15", "gw2")
+    'redis://127.0.0.1:6379/11'
+    """
+    parts = urlparse(url)
+    if parts.scheme not in ("redis", "rediss"):
+        return url
+    base = int(parts.path.strip("/") or 0)
+    databases = [base] + [n % 16 for n in range(base - 1, base - 16, -1)]
+    databases = [n for n in databases if n == base or n not in SERVICE_REDIS_DBS]
+    index = int(worker.removeprefix("gw"))
+    return urlunparse(parts._replace(path=f"/{databases[index % len(databases)]}"))
+
+
+def own_services(worker: str) -> None:
+    """Give test process ``worker`` (pytest-xdist) a Redis database and a SQLite broker file of
+    its own, so that processes running at once never see each other's cache, messages or live
+    lessons: a test empties its cache with ``cache.clear()``, which empties the whole Redis
+    database. (Its test database has a name of its own already: pytest-django adds the suffix;
+    everything else a test shares it makes in ``tmp_path`` or on a free port.)"""
+    from django.conf import settings
+    from django.test import override_settings
+
+    from dama_learn.celery import app
+    from dama_learn.settings import redis_caches
+
+    changes: dict[str, object] = {}
+    shared = os.environ.get("REDIS_URL")
+    if shared:
+        url = process_redis_url(shared, worker)
+        os.environ["REDIS_URL"] = url  # the workers and servers the tests start
+        caches = redis_caches(url)
+        changes["REDIS_URL"] = url
+        changes["CACHES"] = {
+            alias: caches.get(alias, config) for alias, config in settings.CACHES.items()
+        }
+        if shared == settings.DAMA_CHANNELS_REDIS_URL:
+            layer = settings.CHANNEL_LAYERS["default"]
+            changes["DAMA_CHANNELS_REDIS_URL"] = url
+            changes["CHANNEL_LAYERS"] = {
+                "default": {**layer, "CONFIG": {**layer["CONFIG"], "hosts": [url]}}
+            }
+        if shared == settings.CELERY_BROKER_URL:
+            changes["CELERY_BROKER_URL"] = url
+    elif settings.CELERY_BROKER_URL.startswith("sqla+sqlite:///"):
+        changes["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL.replace(
+            ".sqlite3", f"-{worker}.sqlite3"
+        )
+    override_settings(**changes).enable()
+    app.conf.broker_url = settings.CELERY_BROKER_URL
+    drop_pools()
+
+
+T = TypeVar("T")
+
+
+def wait_until(
+    condition: Callable[[], T],
+    seconds: float,
+    what: str,
+    *,
+    every: float = 0.1,
+    details: Callable[[], str] | None = None,
+) -> T:
+    """Ask ``condition`` every ``every`` seconds until it returns something true, and return that.
+    When ``seconds`` pass first the test fails with ``what`` (and ``details()``, e.g. a worker's
+    log). The deadline is only a failure condition: a condition met at once returns at once, so a
+    test never waits longer than the machine needs, and ``seconds`` can be generous.
+
+    >>> wait_until(lambda: 42, 1, "the answer")
+    42
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            message = f"{what}: not within {seconds} s"
+            pytest.fail(f"{message}\n{details()}" if details else message, pytrace=False)
+        time.sleep(every)
 
 
 def services_required() -> bool:
@@ -116,6 +221,49 @@ def drop_pools() -> None:
     pools.reset()
 
 
+@contextlib.contextmanager
+def tasks_sent(record: Callable[[str, tuple, str], None]) -> Iterator[None]:
+    """Within the block, ``record(name, args, queue)`` hears of every task sent to the workers,
+    from Celery's ``before_task_publish`` signal (the message itself goes on to this test
+    process's broker, where no worker takes it)."""
+    from celery.signals import before_task_publish
+
+    def receiver(sender=None, body=None, routing_key=None, **_message):
+        args, _kwargs, _embed = body
+        record(sender, tuple(args), routing_key)
+
+    before_task_publish.connect(receiver, weak=False)
+    try:
+        yield
+    finally:
+        before_task_publish.disconnect(receiver)
+
+
+@pytest.fixture
+def sent_tasks():
+    """The tasks sent to the workers during the test, as ``(name, args, queue)`` in the order
+    sent. The models send their work by the task's name (``core.workers.send``), so this is what
+    the workers would be asked."""
+    sent: list[tuple[str, tuple, str]] = []
+    with tasks_sent(lambda *message: sent.append(message)):
+        yield sent
+
+
+@pytest.fixture
+def verify_queue():
+    """The proofs sent to the ``verify`` queue during the test, as ``(puzzle id, revision)`` in
+    the order sent (``puzzles.verify_puzzle``; a proof sent anywhere else is recorded with its
+    queue, and fails the comparison)."""
+    sent: list[tuple] = []
+
+    def record(name: str, args: tuple, queue: str) -> None:
+        if name == "puzzles.verify_puzzle":
+            sent.append(args if queue == "verify" else (*args, queue))
+
+    with tasks_sent(record):
+        yield sent
+
+
 @pytest.fixture(autouse=True)
 def _empty_kept_values():
     """Each test starts with empty process caches (core.kept, the kept page fragments): a test
@@ -130,6 +278,22 @@ def _empty_kept_values():
     yield
     kept.forget_process()
     caches["template_fragments"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _games_unlimited(settings):
+    """Games started an hour (``play.limits``) count in the process's cache from test to test,
+    all from one client address (and SQLite gives an account the same id again after a test's
+    rollback): no limit here; the limits' own tests set theirs."""
+    settings.DAMA_PLAY_GAMES_PER_HOUR = settings.DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS = 10**6
+
+
+@pytest.fixture(autouse=True)
+def _no_site_heartbeat(settings):
+    """No web process's heartbeat thread in the test process (``versus.heartbeat``: a test that
+    loads ``dama_learn.asgi`` would start one, writing to the test database from test to test);
+    the outage tests turn it on with their own clock."""
+    settings.DAMA_HEARTBEAT_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -6,10 +6,11 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.decorators import teacher_required
 from accounts.models import profile_of
@@ -18,6 +19,21 @@ from .. import progress
 from ..forms import ClassroomForm, CoTeacherForm
 from ..models import Classroom, PuzzleSet
 from .access import class_for
+
+
+@teacher_required
+@require_GET
+def class_list(request: HttpRequest) -> HttpResponse:
+    """The classes the user teaches (their own and those they teach with another teacher)."""
+    classes = (
+        Classroom.objects.taught_by(request.user)
+        .annotate(
+            student_count=Count("memberships", distinct=True),
+            set_count=Count("assignments", distinct=True),
+        )
+        .order_by("name", "pk")
+    )
+    return render(request, "classroom/class_list.html", {"classes": classes})
 
 
 @teacher_required

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from core.numbers import read_id
 from puzzles.models import Puzzle
-from puzzles.stream import exam_reserved
 
 from .. import engine
 from ..forms import CorpusSearchForm
@@ -29,8 +29,8 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         wanted = request.POST.get("puzzle", "")
         puzzle = get_object_or_404(
-            Puzzle.objects.proven().public().exclude(pk__in=exam_reserved()),
-            pk=int(wanted) if wanted.isdecimal() and len(wanted) < 18 else 0,
+            Puzzle.objects.proven().practice(),
+            pk=read_id(wanted) or 0,
             variant=puzzle_set.variant,
         )
         puzzle_set.add(puzzle)
@@ -41,10 +41,9 @@ def corpus(request: HttpRequest, pk: int) -> HttpResponse:
     form = CorpusSearchForm(request.GET or None)
     queryset = (
         Puzzle.objects.proven()
-        .public()
+        .practice()  # never a puzzle kept for the exams
         .filter(variant=puzzle_set.variant)
         .exclude(pk__in=puzzle_set.puzzles.values("pk"))
-        .exclude(pk__in=exam_reserved())  # kept for the exams
         .order_by("difficulty", "pk")
     )
     if form.is_bound and form.is_valid():

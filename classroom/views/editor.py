@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.board import play_line
 from core.models import Job
+from core.numbers import read_int
 from puzzles.models import Puzzle
 from puzzles.views import proof_context
 
@@ -75,7 +76,7 @@ def puzzle_editor(request: HttpRequest, pk: int, puzzle_id: int | None = None) -
     puzzle_set = set_for(request, pk)
     puzzle = None
     if puzzle_id is not None:
-        puzzle = get_object_or_404(puzzle_set.puzzles, pk=puzzle_id)
+        puzzle = get_object_or_404(puzzle_set.puzzles.filter(for_exams=False), pk=puzzle_id)
         if puzzle.author_id != request.user.pk:
             return render(
                 request,
@@ -167,10 +168,11 @@ def editor_board(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "turn":
             fen = engine.with_turn(fen, variant, request.POST.get("turn", "W") != "B")
         else:
-            try:
-                square = int(request.POST.get("square", ""))
-            except ValueError:
-                raise ValidationError(_("Click a dark square.")) from None
+            square = read_int(
+                request.POST.get("square"), 0, 999
+            )  # the engine says if it is on the board
+            if square is None:
+                raise ValidationError(_("Click a dark square."))
             fen = engine.toggle_piece(fen, variant, square, request.POST.get("piece", "w"))
     except ValidationError as exc:
         error = " ".join(exc.messages)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -23,8 +24,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         return render(
             request, "classroom/not_teacher.html", {"profile": profile, "attended": attended}
         )
-    classes = Classroom.objects.taught_by(request.user).prefetch_related("teachers")
-    sets = PuzzleSet.objects.filter(owner=request.user).prefetch_related("puzzles")
+    classes = Classroom.objects.taught_by(request.user).annotate(
+        student_count=Count("memberships", distinct=True)
+    )
+    sets = PuzzleSet.objects.filter(owner=request.user).annotate(
+        puzzle_count=Count("puzzles", distinct=True)
+    )
     return render(
         request,
         "classroom/dashboard.html",

@@ -6,9 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from puzzles.verification import IMPORTS, over_limit
+from puzzles.limits import IMPORTS, over_limit
+from puzzles.models import Puzzle
 
 from .. import engine
 from ..forms import ImportForm
@@ -19,14 +21,17 @@ from .access import set_for
 @require_http_methods(["GET", "POST"])
 def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
     """A PDN file with many positions or games: each good entry becomes a draft puzzle of the set
-    (proven on the workers); each bad one is listed with its line."""
+    (proven on the workers); each bad one is listed with its line.
+
+    One teacher may not fill the proof queue: a number of imports per window. Only a file that
+    was read and has an entry to import counts: a file refused as a whole (too big, not PDN, no
+    entry that reads) is a form error that leaves the teacher's allowance as it was."""
     puzzle_set = set_for(request, pk)
     form = ImportForm(request.POST or None, request.FILES or None)
     report = None
     status = 200
     if request.method == "POST" and form.is_valid():
-        # one teacher may not fill the proof queue: a number of imports per window
-        refused = over_limit(IMPORTS, request.user)
+        refused = over_limit(IMPORTS, request.user, count=False)  # at the limit: not even read
         if refused:
             form.add_error(None, refused)
             status = 429
@@ -39,7 +44,17 @@ def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             form.add_error("file", exc)
         else:
-            report = puzzle_set.import_entries(entries, request.user)
+            readable = any(not e.error and e.variant == puzzle_set.variant for e in entries)
+            refused = over_limit(IMPORTS, request.user) if readable else ""
+            if refused:
+                form.add_error(None, refused)
+                status = 429
+            else:
+                report = puzzle_set.import_entries(entries, request.user)
+            if not readable:
+                form.add_error(
+                    "file", _("No entry of this file could be read: nothing was imported.")
+                )
     return render(
         request,
         "classroom/import.html",
@@ -51,7 +66,7 @@ def pdn_import(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def set_pdn(request: HttpRequest, pk: int) -> HttpResponse:
     puzzle_set = set_for(request, pk, edit=False)
-    text = engine.set_pdn(puzzle_set.ordered_puzzles(), puzzle_set.title)
+    text = Puzzle.pdn_of(puzzle_set.ordered_puzzles(), puzzle_set.title)
     response = HttpResponse(text, content_type="application/x-pdn; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="set-{puzzle_set.pk}.pdn"'
     return response

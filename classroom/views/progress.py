@@ -21,6 +21,7 @@ def class_progress(request: HttpRequest, pk: int) -> HttpResponse:
             "classroom": classroom,
             "columns": columns,
             "rows": rows,
+            "tournament_rows": progress.tournament_rows(classroom),
         },
     )
 

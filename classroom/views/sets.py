@@ -5,19 +5,36 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.decorators import teacher_required
 from accounts.models import profile_of
+from core.numbers import read_id
 from puzzles.models import Verdict
 
 from .. import engine
 from ..forms import PuzzleSetForm
 from ..models import PuzzleSet, SetItem
 from .access import set_for
+
+
+@teacher_required
+@require_GET
+def set_list(request: HttpRequest) -> HttpResponse:
+    """The user's puzzle sets, the most recently changed first."""
+    sets = (
+        PuzzleSet.objects.filter(owner=request.user)
+        .annotate(
+            puzzle_count=Count("puzzles", distinct=True),
+            class_count=Count("assignments", distinct=True),
+        )
+        .order_by("-updated", "pk")
+    )
+    return render(request, "classroom/set_list.html", {"sets": sets})
 
 
 @teacher_required
@@ -108,9 +125,8 @@ def item_move(request: HttpRequest, pk: int, item_id: int) -> HttpResponse:
 def set_order(request: HttpRequest, pk: int) -> HttpResponse:
     """The order after a drag: the item ids in their new order."""
     puzzle_set = set_for(request, pk)
-    try:
-        ids = [int(i) for i in request.POST.getlist("item")]
-    except ValueError:
+    ids = [read_id(i) for i in request.POST.getlist("item")]
+    if None in ids:
         return HttpResponse(_("The order is not valid."), status=400)
     puzzle_set.reorder(ids)
     return _items_response(request, puzzle_set)

@@ -10,7 +10,7 @@ from django.utils.http import urlencode
 
 from core.variants import VARIANTS
 
-from .. import engine
+from ..models import check_start
 from ..owner import Owner
 from ..suggest import suggested_level
 
@@ -19,12 +19,12 @@ register = template.Library()
 
 @register.inclusion_tag("play/_play_on.html")
 def play_on(variant: str, fen: str, source: str = "", colour: str = "") -> dict:
-    """A link that starts a game from ``fen`` (nothing when the game is over there or the
-    position is not valid)."""
+    """A link that starts a game from ``fen`` (nothing when the game is over there, the
+    position is not valid or it is sealed: an exam's)."""
     if variant not in VARIANTS or not fen:
         return {"url": ""}
     try:
-        fen = engine.check_start(variant, fen)
+        fen = check_start(variant, fen)
     except ValidationError:
         return {"url": ""}
     query = {"fen": fen}

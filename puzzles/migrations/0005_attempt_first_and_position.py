@@ -3,13 +3,21 @@
 from django.db import migrations, models
 
 
+def fen_after(variant, fen, line):
+    """The position after ``line`` (moves as a proof writes them), as the engine writes it: the
+    puzzles' engine seam's ``fen_after`` when this migration was written (frozen here, as a
+    migration must not import the site's code). A ``ValueError`` for a bad position or move."""
+    import dama
+
+    board = dama.Board.from_fen(fen, variant)
+    for text in line:
+        board.push(board.parse_move(text))
+    return board.fen()
+
+
 def fill(apps, schema_editor):
     """Mark each player's first attempt at each puzzle (an account's by user, a visitor's by
     session), and store the position of attempts still being played."""
-    from django.core.exceptions import ValidationError
-
-    from puzzles.engine import fen_after  # the web's one door to the engine
-
     Attempt = apps.get_model("puzzles", "Attempt")
     seen: set[tuple] = set()
     firsts = []
@@ -26,7 +34,7 @@ def fill(apps, schema_editor):
         puzzle = attempt.puzzle
         try:
             attempt.position = fen_after(puzzle.variant, puzzle.fen, attempt.line)
-        except (ValueError, ValidationError):
+        except ValueError:
             continue
         attempt.save(update_fields=["position"])
 

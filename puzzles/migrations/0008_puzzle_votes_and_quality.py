@@ -5,10 +5,53 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+#: the named shots of ``dama.shots`` when this migration was written, and the common ones
+SHOTS = frozenset(
+    {
+        "breakthrough",
+        "coup_de_dame",
+        "coup_de_la_bombe",
+        "coup_de_repos",
+        "coup_napoleon",
+        "coup_philippe",
+        "coup_raphael",
+        "coup_royal",
+        "coup_suisse",
+        "coup_turc",
+        "double_deux",
+        "lock",
+    }
+)
+COMMON_SHOTS = frozenset({"breakthrough", "lock"})
+
+
+def quality(goal, horizon, motifs):
+    """``dama.mine.quality`` as it was when this migration was written (frozen here, as a
+    migration must not import the site's code): how much a puzzle is worth showing as the daily
+    puzzle, 0-100, from its goal, horizon and motifs."""
+    parts = [m.partition(":") for m in motifs]
+    names = {name for name, _, _ in parts}
+    sacrificed = max(
+        (int(n) for name, _, n in parts if name == "sacrifice" and n.isdecimal()), default=0
+    )
+    shots = SHOTS & names
+    q = 0
+    if shots - COMMON_SHOTS:
+        q += 40
+    elif shots:
+        q += 15
+    q += 10 * min(3, sacrificed)
+    q += 5 * min(4, max(0, (horizon or 1) - 1))
+    q += 5 * ("shot" in names) + 5 * ("king_shot" in names)
+    if goal == "win":
+        q += 10
+    if goal == "capture":
+        q = q // 3
+    return min(100, q)
+
+
 def estimate_quality(apps, schema_editor):
     """The quality estimate of the puzzles already there (new ones get it when saved)."""
-    from puzzles.engine import quality
-
     Puzzle = apps.get_model("puzzles", "Puzzle")
     batch = []
     for p in Puzzle.objects.only("goal", "horizon", "motifs").iterator(chunk_size=500):

@@ -20,6 +20,12 @@
  * Every board (data-board, and the finished boards, data-board-view) has a flip button: the
  * squares are laid out again from the other side (their numbers and the a-h / 1-8 coordinates stay
  * upright and right), clicks and the keyboard cursor follow the squares where they now stand.
+ *
+ * And a resize handle (data-board-resize, a slider at the board's corner): dragged, or moved with
+ * the arrow keys, Page Up / Page Down, Home and End, it sets the size of every board from half
+ * the largest (the largest fits the window: site.css) to the largest, in steps of 5 %. The size is
+ * kept in localStorage ("dama.board-zoom") and shown as the class board-zoom-NN on <html>, which
+ * site.js also puts there before the page is drawn; no style is set on any element.
  */
 (function () {
   "use strict";
@@ -82,9 +88,76 @@
     return apply;
   }
 
+  // the visitor's board size: 50 to 100 (% of the largest), kept and shown on <html>
+  var ZOOM_KEY = "dama.board-zoom", ZOOM_MIN = 50, ZOOM_MAX = 100, ZOOM_STEP = 5;
+  function zoom() {
+    var m = /(?:^|\s)board-zoom-(\d+)(?:\s|$)/.exec(document.documentElement.className);
+    return m ? Number(m[1]) : ZOOM_MAX;
+  }
+  function showZoom(value) {
+    document.querySelectorAll("[data-board-resize]").forEach(function (handle) {
+      handle.setAttribute("aria-valuenow", String(value));
+      var text = handle.dataset.msgSize;
+      if (text) handle.setAttribute("aria-valuetext", text.replace("{percent}", String(value)));
+    });
+  }
+  function setZoom(value) {
+    value = Math.round(value / ZOOM_STEP) * ZOOM_STEP;
+    value = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, value));
+    var root = document.documentElement;
+    Array.prototype.slice.call(root.classList).forEach(function (cls) {
+      if (/^board-zoom-\d+$/.test(cls)) root.classList.remove(cls);
+    });
+    if (value < ZOOM_MAX) root.classList.add("board-zoom-" + value);
+    try {
+      if (value < ZOOM_MAX) window.localStorage.setItem(ZOOM_KEY, String(value));
+      else window.localStorage.removeItem(ZOOM_KEY);
+    } catch (e) { /* not kept: this page only */ }
+    showZoom(value);
+  }
+  function resizer(widget) {
+    var handle = widget.querySelector("[data-board-resize]");
+    var frame = widget.querySelector(".board-frame");
+    if (!handle || !frame) return;
+    handle.hidden = false;
+    showZoom(zoom());
+    var drag = null;
+    handle.addEventListener("pointerdown", function (ev) {
+      if (ev.button !== 0) return;
+      ev.preventDefault();
+      handle.focus();
+      handle.setPointerCapture(ev.pointerId);
+      var width = frame.getBoundingClientRect().width;
+      // the width of the largest board: the board is the largest times the size chosen
+      drag = { x: ev.clientX, y: ev.clientY, width: width, largest: width * ZOOM_MAX / zoom() };
+    });
+    handle.addEventListener("pointermove", function (ev) {
+      if (!drag) return;
+      // down and to the right makes it larger: the longer of the two ways the pointer went
+      var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+      var grown = Math.abs(dx) > Math.abs(dy) ? dx : dy;
+      var wanted = ZOOM_MAX * (drag.width + grown) / drag.largest;
+      if (Math.round(wanted / ZOOM_STEP) * ZOOM_STEP !== zoom()) setZoom(wanted);
+    });
+    function stop() { drag = null; }
+    handle.addEventListener("pointerup", stop);
+    handle.addEventListener("pointercancel", stop);
+    handle.addEventListener("keydown", function (ev) {
+      var steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 2, PageDown: -2 };
+      var value = zoom();
+      if (steps[ev.key]) value += steps[ev.key] * ZOOM_STEP;
+      else if (ev.key === "Home") value = ZOOM_MIN;
+      else if (ev.key === "End") value = ZOOM_MAX;
+      else return;
+      ev.preventDefault();
+      setZoom(value);
+    });
+  }
+
   function init(widget) {
     if (widget.dataset.boardReady) return;
     widget.dataset.boardReady = "1";
+    resizer(widget);
     var holder = widget.querySelector(".board-svg");
     var svg = holder && holder.querySelector("svg");
     var form = widget.querySelector("form.move-form");
@@ -415,6 +488,7 @@
   function initView(widget) {
     if (widget.dataset.boardReady) return;
     widget.dataset.boardReady = "1";
+    resizer(widget);
     flipper(widget);
   }
 

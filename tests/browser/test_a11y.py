@@ -98,10 +98,12 @@ VISITOR_PAGES = [
     "/learn/",
     "/learn/czech/",
     "step",
+    "/learn/czech/czech-king/test-out/",
     "puzzle",
     "/daily/czech/",
     "/accounts/login/",
     "/accounts/signup/",
+    "/explore/",
 ]
 
 
@@ -123,9 +125,13 @@ def test_student_pages_have_no_serious_or_csp_violations(page, live_server, stud
     found = {}
     for path in [
         "/accounts/profile/",
+        "/accounts/profile/name/",
+        "/exams/czech/",  # with the form of the name certificates print
         "/puzzles/czech/dashboard/",
         "/teach/my/",
         f"/puzzles/international/{puzzles['international_capture'].pk}/",
+        # the analysis board with a side line (the engine's button: the account's)
+        "/explore/?variant=czech&fen=W:W21-32:B1-12&tree=0:22-18+1:11-15+1:9-13&at=3",
     ]:
         bad = violations(page, path)
         if bad:
@@ -143,6 +149,8 @@ def test_teacher_pages_have_no_serious_or_csp_violations(page, live_server, teac
     found = {}
     for path in [
         "/teach/",
+        "/teach/classes/",
+        "/teach/sets/",
         f"/teach/classes/{classroom.pk}/",
         f"/teach/sets/{puzzle_set.pk}/",
         f"/teach/sets/{puzzle_set.pk}/puzzles/new/",

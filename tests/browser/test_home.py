@@ -18,12 +18,12 @@ def test_home_page_switch_language_and_variant_then_move_by_clicking(page):
     expect(page.locator("h1")).to_have_text("Learn to play draughts")
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
-    page.locator('[data-testid="settings-menu"]').click()  # the variant and language menu
-    page.locator('.language-switcher button[data-language="cs"]').click()
+    page.locator('.language-switcher button[data-language="cs"]').click()  # in the header
     expect(page.locator("html")).to_have_attribute("lang", "cs")
     expect(page.locator("h1")).to_have_text("Nauč se hrát dámu")
 
-    page.locator('[data-testid="settings-menu"]').click()  # the variant and language menu
+    page.locator("[data-menu-toggle]").click()  # the phone's menu
+    page.locator('[data-testid="settings-menu"]').click()  # the variant menu in it
     page.locator('.variant-switcher a[data-variant="international"]').click()
     board = page.locator(".board-widget")
     expect(board).to_have_attribute("data-variant", "international")

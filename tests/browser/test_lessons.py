@@ -194,3 +194,38 @@ def test_a_move_is_answered_by_keyboard_alone(page, django_user_model):
     check(next_step).to_be_focused()  # solved: the keyboard goes on to the next step
     page.keyboard.press("Enter")
     check(page.locator("h1")).to_have_text("An occupied square")
+
+
+def test_a_learner_who_knows_the_basics_tests_out_of_a_lesson(page):
+    """Every step opens from the map; a lesson's test-out (its last two exercises in a row)
+    marks its other steps tested out, and a wrong answer ends it, to be tried again."""
+    check = expect()
+    page.goto(page.base_url + "/learn/czech/")
+    # a step far into the course opens straight from the map
+    page.locator('[data-step="cz-new-king-waits"] a').click()
+    check(page.locator(".step-count")).to_contain_text("Step")
+    check(page.locator("#lesson-board")).to_be_visible()
+    page.goto(page.base_url + "/learn/czech/")
+    page.locator('[data-lesson="czech-men"] [data-testid="test-out-link"]').click()
+    page.locator('[data-testid="test-out-start"]').click()
+    check(page.locator('[data-testid="test-out-count"]')).to_have_text("Exercise 1 of 2")
+    page.get_by_role("button", name="29-25").click()  # a wrong choice: the test-out ends
+    check(feedback(page)).to_contain_text("Not this time: the test-out is over.")
+    start_again = page.locator('[data-testid="test-out-start"]')
+    check(start_again).to_be_focused()  # the next action, for the keyboard
+    page.keyboard.press("Enter")
+    check(page.locator('[data-testid="test-out-count"]')).to_have_text("Exercise 1 of 2")
+    page.get_by_role("button", name="25-22").click()
+    check(feedback(page)).to_contain_text("On to the next exercise.")
+    check(page.locator('[data-testid="test-out-count"]')).to_have_text("Exercise 2 of 2")
+    click_route(page, 9, 13)  # Black's reply, clicked on the board
+    check(feedback(page)).to_contain_text("You have tested out of this lesson.")
+    check(page.locator('[data-testid="test-out-go-on"]')).to_be_focused()
+    page.goto(page.base_url + "/learn/czech/")
+    for slug, state in [
+        ("cz-white-starts", "tested"), ("cz-man-forward", "tested"),
+        ("cz-man-blocked", "done"), ("cz-black-replies", "done"),
+        ("cz-board-main-diagonal", "next"),
+    ]:  # fmt: skip
+        check(page.locator(f'[data-step="{slug}"]')).to_have_attribute("data-state", state)
+    check(page.locator('[data-step="cz-white-starts"]')).to_contain_text("tested out")

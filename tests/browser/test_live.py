@@ -14,69 +14,16 @@ anywhere (the socket connects to 'self').
 from __future__ import annotations
 
 import re
-import time
-
-import pytest
-from django.test import Client
 
 from classroom.models import Classroom, PuzzleSet
 from live.models import LiveAnswer, LiveSession
+from tests.browser.conftest import ASGI_MARKS, WAIT_MS, expect, open_as
 from tests.browser.test_a11y import csp_violations, prepare, run_axe
-from tests.conftest import _make_user
-from tests.load.live_load import FREE, serve_in_thread
+from tests.conftest import _make_user, wait_until
+from tests.load.live_load import FREE
 from tests.puzzle_fixtures import make_puzzle
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    # the site's static files (WhiteNoise, a WSGI middleware) come through the ASGI server here:
-    # Django streams their sync file iterator and says so (README "Live lessons": in production
-    # gunicorn or the proxy serves them)
-    pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators"),
-]
-
-#: every wait for another screen: a push arrives within a second; a busy CI machine gets slack
-WAIT_MS = 8000
-
-
-def expect():
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
-
-
-@pytest.fixture
-def server():
-    from dama_learn.asgi import application
-
-    with serve_in_thread(application) as base:
-        yield base
-
-
-def open_as(chromium, base: str, user, errors: list[str], *, phone: bool = False):
-    client = Client()
-    client.force_login(user)
-    context = chromium.new_context(
-        locale="en-US",
-        viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
-    )
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    tab = context.new_page()
-    tab.set_default_timeout(15_000)
-    tab.base_url = base
-    prepare(tab)  # CSP violations recorded, axe-core served (tests/browser/test_a11y.py)
-    name = user.username
-    tab.on("pageerror", lambda exc: errors.append(f"{name}: page error: {exc}"))
-
-    def on_console(msg) -> None:
-        # a refused move answers 400 (Chromium logs every 4xx response)
-        if msg.type == "error" and "status of 400" not in msg.text:
-            errors.append(f"{name}: console: {msg.text}")
-
-    tab.on("console", on_console)
-    return context, tab
+pytestmark = ASGI_MARKS
 
 
 def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_user_model):
@@ -103,19 +50,27 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
         desk.click('[data-testid="live-start-link"]')
         desk.select_option("#id_puzzle_set", str(the_set.pk))
         desk.fill("#id_positions", f"{FREE} | 22-18")
+        desk.fill("#id_title", "Monday shots")
         desk.click('[data-testid="live-start"]')
         check(desk.locator('[data-testid="live-step"]')).to_contain_text("Position 1 of 2")
+        check(desk.locator("h1")).to_have_text("Monday shots")
+        # one primary action (ask the question); the others are in groups that open
+        check(desk.locator("[data-primary]")).to_have_count(1)
+        check(desk.locator("[data-primary]")).to_have_text("Ask the question")
+        check(desk.locator('[data-testid="live-end"]')).to_be_hidden()
         session = LiveSession.objects.get()
         check(desk.locator("#live")).to_have_attribute("data-live-socket", "open")
 
         # the students join from My classes and from the dashboard
         a.goto(f"{server}/teach/my/")
+        check(a.locator('[data-testid="live-join"]')).to_contain_text("Monday shots")
         a.click('[data-testid="live-join"] a')
         b.goto(f"{server}/puzzles/czech/dashboard/")
         b.click('[data-testid="live-join"] a')
         for tab in (a, b):
             check(tab.locator("#live")).to_have_attribute("data-live-socket", "open")
             check(tab.locator('[data-testid="live-step"]')).to_contain_text("Position 1 of 2")
+            check(tab.locator("h1")).to_have_text("Monday shots")
 
         # the teacher's next position and move reach both screens
         desk.click('[data-testid="live-next"]')
@@ -123,7 +78,12 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
             check(tab.locator('[data-testid="live-step"]')).to_contain_text(
                 "Position 2 of 2", timeout=WAIT_MS
             )
-        # an arrow drawn by clicking two squares, a mark by clicking one twice
+        # the own position has no title to repeat its number
+        check(desk.locator('[data-testid="live-step"]')).to_have_text("Position 2 of 2")
+        # an arrow drawn by clicking two squares, a mark by clicking one twice: the drawing
+        # group opens by keyboard, and stays open as the stage changes
+        desk.locator('[data-testid="live-drawing"] > summary').focus()
+        desk.keyboard.press("Enter")
         desk.click('[data-testid="live-draw-mode"]')
         check(desk.locator('[data-testid="live-draw-mode"]')).to_have_attribute(
             "aria-pressed", "true"
@@ -134,15 +94,17 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
                 check(desk.locator("#live-draw")).to_have_value("")  # the arrow was posted
         for tab in (a, b):
             check(tab.locator("#live-board-widget svg g.arrow")).to_have_count(1, timeout=WAIT_MS)
-        for _ in range(50):  # the mark's request may still be on its way
+
+        def marked() -> list:  # the mark's request may still be on its way
             session.refresh_from_db()
-            if session.marks:
-                break
-            time.sleep(0.1)
+            return session.marks
+
+        wait_until(marked, 15, "the mark stored")
         assert session.arrows == [[27, 23]] and session.marks == [13]
         # the mark's answer replaces the teacher's stage, move field included: wait for it to land
         # before typing, or a slow machine swaps the typed move away and the play posts nothing
         desk.wait_for_function("() => !document.querySelector('.htmx-request')")
+        check(desk.locator('[data-testid="live-drawing"]')).to_have_attribute("open", "")
         desk.click('[data-testid="live-draw-mode"]')
         desk.fill("#live-teacher-move", "22-17")
         desk.click('[data-testid="live-play"]')
@@ -156,6 +118,10 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
 
         # back to the puzzle: a question, answered by clicks (landing by landing) and by typing
         desk.click('[data-testid="live-previous"]')
+        # the teacher's stage is swapped for the first position's: ask on that one, not on the
+        # stage on its way out
+        check(desk.locator('[data-testid="live-step"]')).to_contain_text("Position 1 of 2")
+        desk.wait_for_function("() => !document.querySelector('.htmx-request')")
         desk.click('[data-testid="live-ask"]')
         for tab in (a, b):
             check(tab.locator("#live-move")).to_be_visible(timeout=WAIT_MS)
@@ -175,7 +141,10 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
         )
         check(desk.locator('[data-testid="live-answered"]')).to_contain_text("2 right")
 
-        # the solution, for everyone
+        # the solution, for everyone (the question open, closing it comes first; revealing is
+        # among the other actions)
+        check(desk.locator("[data-primary]")).to_have_text("Close the question")
+        desk.click('[data-testid="live-more"] > summary')
         desk.click('[data-testid="live-reveal"]')
         for tab in (a, b):
             check(tab.locator('[data-testid="live-solution"]')).to_have_text(
@@ -184,7 +153,8 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
         check(a.locator('[data-testid="live-mine"]')).to_contain_text("Right!")
 
         # the next position: two different answers, one put on the board
-        desk.click('[data-testid="live-next"]')
+        check(desk.locator("[data-primary]")).to_have_text("Next position")
+        desk.click('[data-testid="live-go-next"]')
         desk.click('[data-testid="live-ask"]')
         for tab, move in ((a, "22-18"), (b, "27-23")):
             check(tab.locator("#live-move")).to_be_visible(timeout=WAIT_MS)
@@ -232,6 +202,8 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
         # the teacher's page follows by polling too: the answers panel counts a new answer
         desk.goto(f"{server}/live/{session.pk}/?transport=poll")
         desk.click('[data-testid="live-close"]')
+        check(desk.locator("[data-primary]")).to_have_text("Reveal the solution")
+        desk.click('[data-testid="live-more"] > summary')
         desk.click('[data-testid="live-ask"]')
         check(a.locator("#live-move")).to_be_visible(timeout=WAIT_MS)
         a.fill("#live-move", "22-18")
@@ -247,4 +219,61 @@ def test_a_teacher_and_two_students_hold_a_live_lesson(chromium, server, django_
     finally:
         for context in contexts:
             context.close()
+    assert errors == [], errors
+
+
+#: counts the page's WebSockets (window.__sockets), to see that a closed one is not tried again
+COUNT_SOCKETS = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = 0;
+  window.WebSocket = function (...args) { window.__sockets += 1; return new Real(...args); };
+  window.WebSocket.prototype = Real.prototype;
+})();
+"""
+
+
+def test_a_tab_beyond_the_allowed_sockets_and_a_removed_student_are_told_and_stop(
+    chromium, server, django_user_model, settings
+):
+    check = expect()
+    settings.DAMA_LIVE_SOCKETS_PER_USER = 1
+    teacher = _make_user(django_user_model, "tereza", teacher=True)
+    anna = _make_user(django_user_model, "anna")
+    classroom = Classroom.objects.create(name="Club", variant="czech", created_by=teacher)
+    classroom.teachers.add(teacher)
+    classroom.add_student(anna)
+    session = LiveSession.start(classroom, teacher, [])
+    errors: list[str] = []
+    context, first = open_as(chromium, server, anna, errors)
+    t_ctx, desk = open_as(chromium, server, teacher, errors)
+    try:
+        first.goto(f"{server}/live/{session.pk}/")
+        check(first.locator("#live")).to_have_attribute("data-live-socket", "open")
+        second = context.new_page()  # the same student's second tab
+        prepare(second)
+        second.add_init_script(COUNT_SOCKETS)
+        second.on("pageerror", lambda exc: errors.append(f"second tab: {exc}"))
+        second.goto(f"{server}/live/{session.pk}/")
+        check(second.locator("#live")).to_have_attribute("data-live-socket", "too-many")
+        told = "open in too many of your windows or tabs"
+        check(second.locator('[data-testid="live-connection"]')).to_contain_text(told)
+        check(second.locator('[data-testid="live-announce"]')).to_contain_text(told)
+        # no new try: the page would reconnect after 1 s, then 2 s
+        second.wait_for_timeout(3500)
+        assert second.evaluate("window.__sockets") == 1
+        check(second.locator("#live")).to_have_attribute("data-live-socket", "too-many")
+
+        # the teacher removes her from the class: the first tab's socket closes
+        desk.goto(f"{server}/teach/classes/{classroom.pk}/")
+        desk.get_by_role("button", name="remove from the class").click()
+        check(first.locator("#live")).to_have_attribute("data-live-socket", "left")
+        told = "You are no longer in this class"
+        check(first.locator('[data-testid="live-connection"]')).to_contain_text(told)
+        check(first.locator('[data-testid="live-announce"]')).to_contain_text(told)
+        for tab in (first, second):
+            assert csp_violations(tab) == [], tab.url
+    finally:
+        context.close()
+        t_ctx.close()
     assert errors == [], errors

@@ -24,36 +24,6 @@ def expect():
     return playwright_expect
 
 
-@pytest.fixture
-def open_tab(chromium, live_server):
-    """``open_tab(viewport, locale)``: a new tab of that size and language; every tab fails the
-    test on a JavaScript error."""
-    contexts = []
-    errors: list[str] = []
-
-    def open_(viewport=PHONE, locale="en-US"):
-        context = chromium.new_context(locale=locale, viewport=viewport)
-        contexts.append(context)
-        tab = context.new_page()
-        tab.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-        tab.on(
-            "console",
-            lambda msg: (
-                errors.append(msg.text)
-                if msg.type == "error" and "status of 4" not in msg.text
-                else None
-            ),
-        )
-        tab.set_default_timeout(15_000)
-        tab.base_url = live_server.url
-        return tab
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert errors == [], errors
-
-
 def horizontal_overflow(tab) -> int:
     """How many pixels the page is wider than the window (0: nothing cut off or scrolled)."""
     return tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
@@ -177,9 +147,7 @@ def pending_puzzle(teacher, fields, monkeypatch):
     """The teacher's set with a puzzle that waits for its proof (nothing is sent to a worker)."""
     from classroom.models import PuzzleSet
     from puzzles.models import Puzzle
-    from puzzles.tasks import verify_puzzle
 
-    monkeypatch.setattr(verify_puzzle, "delay", lambda *args: None)
     puzzle = Puzzle(**fields, author=teacher)
     puzzle.full_clean(validate_constraints=False)
     puzzle.save()

@@ -35,7 +35,7 @@ def engine_move(variant: str, fen: str) -> tuple[tuple[int, ...], str]:
     from dama.search import search
 
     board = dama.Board(variant, fen)
-    move = search(board, seconds=0.2, seed=1).move
+    move = search(board, nodes=5000, seed=1).move  # the same move on any machine
     return tuple(move.routes[0]), board.move_text(move)
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from dama import Board
-from dama.__main__ import main
+from dama.cli import main
 from dama.solve import Limits, solve
 
 

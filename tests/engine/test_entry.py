@@ -84,7 +84,8 @@ def test_a_clicked_king_landing_that_does_not_go_on_is_explained() -> None:
 
 @pytest.mark.parametrize(
     "route",
-    ["a,b", ",", "0,18", "22,33", ",".join(["22"] * (MAX_ROUTE + 1)), (22, "18"), (22, 18.0)],
+    ["a,b", ",", "0,18", "22,33", ",".join(["22"] * (MAX_ROUTE + 1)), (22, "18"), (22, 18.0)]
+    + ["٢٢,١٨", "22,1_8", "22," + "1" * 5000, "22,²"],
 )
 def test_a_route_that_is_not_squares_of_the_board_is_unreadable(route: object) -> None:
     entry = Board("czech").read_entry(route=route)  # type: ignore[arg-type]

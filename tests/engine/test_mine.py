@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dama import Board
-from dama.__main__ import main
+from dama.cli import main
 from dama.mine import (
     MinedPuzzle,
     SolutionLine,
@@ -188,10 +189,16 @@ def test_cli_mine_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 # -- the shipped corpus ---------------------------------------------------------------------------
 
 
+@functools.cache
+def corpus_tags(variant: str) -> tuple[dict[str, str], ...]:
+    """The tags of each puzzle of ``variant``'s shipped corpus, read once per test process (a
+    file of thousands of puzzles takes seconds to read; the tests only look)."""
+    return tuple(read_tags((CORPUS / f"{variant}.pdn").read_text()))
+
+
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
 def test_corpus_sample_is_proven_unique(variant: str) -> None:
-    path = CORPUS / f"{variant}.pdn"
-    tags = read_tags(path.read_text())
+    tags = corpus_tags(variant)
     assert len(tags) >= 300
     goals = {t["Goal"].split(":")[0] for t in tags}
     assert goals == {"capture", "gain", "win"}
@@ -213,7 +220,7 @@ ADVANCED = 30
 
 @pytest.mark.parametrize("variant", ["czech", "international", "brazilian"])
 def test_corpus_holds_its_size_with_a_deep_share_and_no_puzzle_twice(variant: str) -> None:
-    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
+    tags = corpus_tags(variant)
     assert len(tags) >= CORPUS_SIZE
     deep = sum(int(t["Horizon"]) >= 3 for t in tags)
     assert deep >= DEEP_SHARE * len(tags), f"{variant}: {deep} of {len(tags)} with 3+ moves"
@@ -227,7 +234,7 @@ def test_corpus_holds_its_size_with_a_deep_share_and_no_puzzle_twice(variant: st
 
 
 def test_international_corpus_has_every_named_shot_often_enough_to_drill() -> None:
-    tags = read_tags((CORPUS / "international.pdn").read_text())
+    tags = corpus_tags("international")
     shown = {name: 0 for name in shot_names("international")}
     for t in tags:
         for m in set(t["Motifs"].split()) & shown.keys():
@@ -247,7 +254,7 @@ RULE_LESSONS = {
 @pytest.mark.parametrize("variant", sorted(RULE_LESSONS))
 def test_corpus_has_a_spread_of_difficulty_and_rule_lessons(variant: str) -> None:
     """Every goal, difficulty from easy to hard, and capture puzzles teaching the variant's rules."""
-    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
+    tags = corpus_tags(variant)
     goals = [t["Goal"] for t in tags]
     for goal in ("capture", "win"):
         assert goals.count(goal) >= 30, goal
@@ -274,7 +281,7 @@ def test_corpus_holds_a_year_of_daily_puzzles_rated_above_the_forced_captures(va
     """The daily puzzle is chosen among the best rated (``puzzles.daily.best_rated``: the
     quality estimate until players vote): the corpus has a year of them, none a mere forced
     capture, each with its proof shipped."""
-    tags = read_tags((CORPUS / f"{variant}.pdn").read_text())
+    tags = corpus_tags(variant)
     rated = sorted(
         tags,
         key=lambda t: -quality(t["Goal"], int(t["Horizon"]), t.get("Motifs", "").split()),

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from dama import Board
 from dama._core import core
 from dama.mine import (
-    _board_at,
-    _move_of,
+    board_at,
     engine_game,
     examine,
     is_dual_free,
     main_line_duals,
     mine,
+    move_of,
     tempting_moves,
     turkish_setup,
     was_allowed,
@@ -69,7 +71,7 @@ def test_engine_games_are_legal_varied_and_reproducible() -> None:
 
 def test_more_varied_opening_plies_give_more_different_games() -> None:
     # the games stop right after the varied plies: the start each seed draws
-    from dama.search import OPENINGS
+    from dama.match import OPENINGS
 
     plies = max(len(o) for o in OPENINGS["czech"])
 
@@ -89,7 +91,7 @@ def test_a_puzzle_the_last_move_allowed_is_recognised() -> None:
     after = Board(*CLEAN).key()
     cc = core(v)
     assert after in {(*cc.make(*before, m), not before[3]) for m in cc.moves(*before)}
-    (pz,) = examine(_board_at(v, after), ("gain",), look_ahead=4)
+    (pz,) = examine(board_at(v, after), ("gain",), look_ahead=4)
     assert was_allowed(v, before, after, pz)
 
 
@@ -124,7 +126,7 @@ def test_tempting_moves_give_nothing_away_at_a_glance_and_leave_out_the_move_pla
     texts = set()
     for m, q in every:
         assert q == (*cc.make(*b.key(), m), not b.turn)
-        texts.add(str(_move_of(b, m)))
+        texts.add(str(move_of(b, m)))
         assert material_search(cc, *q, 0) + 1 <= 0  # White's captures win nothing back
     assert texts == {"1-5", "1-6", "9-14"}
     # the move the game played is never among them, and at most ``limit`` come back
@@ -133,6 +135,7 @@ def test_tempting_moves_give_nothing_away_at_a_glance_and_leave_out_the_move_pla
     assert len(tempting_moves(cc, b.key(), None, 2, random.Random(1))) == 2
 
 
+@pytest.mark.slow  # mines twice, games of 1,500 nodes a move
 def test_mining_the_sidelines_finds_more_and_names_the_move_that_allowed_each_puzzle() -> None:
     kw = {"natural": True, "level": 4, "nodes": 1_500, "varied": 4, "max_games": 3}
     plain = list(mine("czech", 100, 5, **kw))
@@ -145,12 +148,13 @@ def test_mining_the_sidelines_finds_more_and_names_the_move_that_allowed_each_pu
         head, route = p.source.split(" after ")
         game_no, ply = (int(x) for x in head.split(" game ")[1].split(" ply "))
         game = engine_game("czech", 5 * 1_000_003 + game_no, 4, 160, 1_500, 4)
-        b = _board_at(find_variant("czech"), game[ply - 1])
+        b = board_at(find_variant("czech"), game[ply - 1])
         b.push(b.parse_move(route))
         assert b.key() != game[ply]  # not the move the game went on with
         assert Board("czech", p.fen).key() == b.key()
 
 
+@pytest.mark.slow  # mines twice, games of 1,500 nodes a move
 def test_two_plies_off_the_game_are_a_tempting_move_and_a_tempting_reply() -> None:
     kw = {"natural": True, "level": 4, "nodes": 1_500, "varied": 4, "max_games": 2}
     one = list(mine("czech", 200, 5, sidelines=3, **kw))
@@ -163,7 +167,7 @@ def test_two_plies_off_the_game_are_a_tempting_move_and_a_tempting_reply() -> No
         head, routes = p.source.split(" after ")
         game_no, ply = (int(x) for x in head.split(" game ")[1].split(" ply "))
         game = engine_game("czech", 5 * 1_000_003 + game_no, 4, 160, 1_500, 4)
-        b = _board_at(find_variant("czech"), game[ply - 2])
+        b = board_at(find_variant("czech"), game[ply - 2])
         for route in routes.split():
             # each of the two moves gives nothing away at a glance
             tempting = {q for _, q in tempting_moves(cc, b.key(), None, 99, random.Random(0))}

@@ -12,6 +12,9 @@ CASES = [
     ('[Event "x]\n1. 22-18 *\n', "malformed_tag", {}),
     ("1. foo *\n", "not_a_move", {"text": "foo"}),
     ('[GameType "x"]\n1. 22-18 *\n', "gametype_not_number", {"value": "x"}),
+    ('[GameType "²"]\n1. 22-18 *\n', "gametype_not_number", {"value": "²"}),
+    ('[GameType "٢٩"]\n1. 22-18 *\n', "gametype_not_number", {"value": "٢٩"}),
+    (f'[GameType "{"2" * 5000}"]\n1. 22-18 *\n', "gametype_not_number", {"value": "2" * 40}),
     ('[GameType "30"]\n1. 22-18 *\n', "gametype_unsupported", {"gametype": 30}),
     ('[GameType "29,W,10,10"]\n1. 22-18 *\n', "gametype_board", {"width": 10, "size": 8}),
     ("1. 22-18 ) *\n", "unopened_variation", {}),
@@ -40,3 +43,9 @@ def test_an_unplayable_move_carries_the_engines_explanation_in_both_languages():
     assert isinstance(error, dama.pdn.GameError)
     assert error.explanation is not None
     assert error.explanation.message("en") != error.explanation.message("cs")
+
+
+@pytest.mark.parametrize("size", ["²", "٨", "8" * 5000])
+def test_a_gametype_board_size_that_is_not_a_number_is_left_unread(size):
+    game = dama.pdn.read_game(f'[GameType "29,W,8,{size}"]\n1. 22-18 *\n')
+    assert game.variant.name == "czech" and len(game.moves) == 1

@@ -10,19 +10,15 @@ import pytest
 
 from dama import Board
 from dama.evaluate import evaluate
+from dama.match import OPENINGS, Player, opening_board, play_game, play_match
 from dama.search import (
     LEVELS,
     MATE,
     MATE_BOUND,
-    OPENINGS,
     VARIANT_NODES,
     Memory,
-    Player,
     best_move,
     level_for,
-    opening_board,
-    play_game,
-    play_match,
     search,
 )
 
@@ -80,7 +76,6 @@ def test_wins_the_corpus_win_puzzles(variant: str) -> None:
 def test_self_play_never_plays_an_illegal_move(variant: str) -> None:
     for game in range(4):
         b = opening_board(variant, OPENINGS[variant][game])
-        assert isinstance(b, Board)
         while b.outcome() is None and b.ply < 100:
             before = b.fen()
             r = search(b, nodes=150 + 50 * game, seed=game)
@@ -223,27 +218,6 @@ def test_a_memory_keeps_the_table_from_move_to_move() -> None:
     assert small.searcher is not full
     with pytest.raises(ValueError, match="positive"):
         Memory(0)
-
-
-def test_a_pause_is_asked_at_the_checks_and_its_time_is_not_counted() -> None:
-    """A search with a ``pause`` asks it every few hundred nodes; the seconds it says it waited
-    are added to the time limit, so a 10 ms search that was held up searches as far as its nodes
-    allow, and a pause that waits for nothing changes nothing."""
-    b = Board("international")
-    asked: list[int] = []
-
-    def held_up() -> float:
-        asked.append(1)
-        return 1.0
-
-    assert search(b, nodes=50000, seconds=0.01, seed=1).nodes < 50000
-    assert search(b, nodes=50000, seconds=0.01, seed=1, pause=held_up).nodes == 50000
-    assert len(asked) >= 50000 // 256 - 1
-    alone = search(b, nodes=20000, seed=1)
-    paused = best_move(b, 5, seed=1, pause=lambda: 0.0)
-    assert paused.move == best_move(b, 5, seed=1).move
-    again = search(b, nodes=20000, seed=1, pause=lambda: 0.0)
-    assert (again.move, again.score, again.nodes) == (alone.move, alone.score, alone.nodes)
 
 
 def test_games_with_memories_repeat_for_a_seed() -> None:

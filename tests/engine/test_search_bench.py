@@ -6,8 +6,8 @@ from types import ModuleType
 
 import pytest
 
-from dama.bench import play_vs_draughts
-from dama.search import OPENINGS
+from dama.match import OPENINGS
+from tools.bench import play_vs_draughts
 
 
 @pytest.mark.parametrize("variant", ["international", "brazilian"])

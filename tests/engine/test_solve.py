@@ -11,7 +11,7 @@ import pytest
 
 import dama
 from dama import Board
-from dama.__main__ import main
+from dama.cli import main
 from dama.proof import ProofMove
 from dama.solve import (
     Goal,
@@ -81,7 +81,11 @@ def test_parse_goal_reads_the_three_goals() -> None:
     assert parse_goal("capture").default_moves == 1
 
 
-@pytest.mark.parametrize("text", ["gain", "gain:0", "gain:x", "mate", "", "win:2"])
+@pytest.mark.parametrize(
+    "text",
+    ["gain", "gain:0", "gain:x", "mate", "", "win:2"]
+    + ["gain:²", "gain:١٢", "gain:" + "9" * 5000, "gain:100", "gain:-1", "gain:1_0"],
+)
 def test_bad_goal_raises_a_value_error(text: str) -> None:
     with pytest.raises(InvalidGoalError) as exc:
         parse_goal(text)
@@ -112,7 +116,6 @@ def test_unique_capture_under_king_priority() -> None:
     assert v.solution == ("29x15x8",)
     assert v.length == 1 and v.horizon == 1
     assert [p.key() for p in v.proof] == [(29, 8, frozenset({11, 18}))]
-    assert v.seconds < 0.5
 
 
 def test_two_distinct_captures_are_a_cook() -> None:
@@ -293,10 +296,11 @@ def test_tiny_node_limit_is_undecided_with_what_was_searched() -> None:
 def test_progress_is_reported() -> None:
     calls: list[tuple[int, int, float]] = []
     variant, fen, goal, _ = POSITIONS["czech_cooked_gain"]
-    solve(Board(variant, fen), goal, Limits(moves=3), progress=lambda *a: calls.append(a))
+    v = solve(Board(variant, fen), goal, Limits(moves=3), progress=lambda *a: calls.append(a))
     assert calls
-    assert all(n >= 0 and d >= 0 and t >= 0 for n, d, t in calls)
-    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+    nodes = [n for n, _d, _t in calls]
+    assert nodes == sorted(nodes) and 0 < nodes[-1] <= v.nodes  # the count so far, never back
+    assert [t for _n, _d, t in calls] == sorted(t for _n, _d, t in calls)
 
 
 def test_solve_does_not_change_the_board() -> None:

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dama import Board, InvalidSquareError, Move
-from dama.svg import board_svg, describe, move_svg
+from dama.svg import board_svg, describe
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -196,14 +196,6 @@ def test_explanation_marks_have_a_colour_and_a_shape_each() -> None:
         fills.add(mark[0].get("fill"))
         assert [el for el in sq[n].iter() if el.get("class") == f"mark-shape {cls}"]
     assert len(fills) == 3
-
-
-def test_move_svg_shows_the_route_before_the_move() -> None:
-    board = Board("czech")
-    root = parse(move_svg(board, "22-18"))
-    assert pieces(root)[22] == "wm"
-    assert "highlight" in squares(root)[22].get("class", "")
-    assert [e.get("data-route") for e in root.iter() if e.get("class") == "arrow"] == ["22-18"]
 
 
 def test_size_self_contained_and_bad_options() -> None:

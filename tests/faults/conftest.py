@@ -9,12 +9,12 @@ import os
 import shutil
 import socket
 import subprocess
-import time
+import threading
 
 import pytest
 
 from dama_learn.settings import redis_caches
-from tests.conftest import drop_pools, service_unavailable
+from tests.conftest import drop_pools, service_unavailable, wait_until
 from tests.services.conftest import FAST_REDELIVERY, Worker, use_broker
 from tests.web.test_worker import database_url_for_worker
 
@@ -42,14 +42,14 @@ class OwnRedis:
              "--appendonly", "no", "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        wait_until(self.answers, 10, "redis-server answering", every=0.05)
+
+    def answers(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -113,11 +113,27 @@ def workers(transactional_db, tmp_path):
         worker.stop()
 
 
-def wait_for(predicate, seconds: float, what: str, step: float = 0.25):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"{what}: not within {seconds} s")
+def answered_within(seconds: float, what: str, request):
+    """What ``request()`` returns, failing the test when it has not returned within ``seconds``:
+    a deadline for a hang (a request stuck on a dead service), never a measure of speed."""
+    from django.db import connections
+
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, request()))
+        except BaseException as exc:  # handed to the test's thread
+            outcome.append((False, exc))
+        finally:
+            connections.close_all()  # this thread's own database connections
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if not outcome:
+        pytest.fail(f"{what}: no answer within {seconds} s", pytrace=False)
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value

@@ -13,16 +13,15 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import service_unavailable
+from tests.conftest import service_unavailable, wait_until
 
-from .conftest import free_port, wait_for
+from .conftest import free_port
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +84,14 @@ def own_postgres():
         server.cleanup()
 
 
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def get(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
@@ -123,7 +130,7 @@ def test_the_site_recovers_after_the_database_restarts(own_postgres, tmp_path):
     base = f"http://127.0.0.1:{port}"
     pages = ["/learn/czech/", "/puzzles/czech/", "/accounts/login/", "/daily/czech/"]
     try:
-        wait_for(lambda: get(base + "/accounts/login/") == 200, 60, "gunicorn to answer")
+        wait_until(lambda: get(base + "/accounts/login/") == 200, 60, "gunicorn to answer")
         for _ in range(3):  # every gunicorn worker opens its persistent connection
             assert [get(base + p) for p in pages] == [200] * len(pages)
 
@@ -139,4 +146,5 @@ def test_the_site_recovers_after_the_database_restarts(own_postgres, tmp_path):
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         log.close()
-        time.sleep(0.2)
+        # its workers too, before the cluster stops under them
+        wait_until(lambda: not group_alive(server.pid), 30, "gunicorn's workers gone")

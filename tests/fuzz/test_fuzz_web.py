@@ -65,10 +65,24 @@ routes = st.one_of(
     st.just(",".join(["22"] * 3000)),
 )
 ids = st.one_of(st.integers(0, 10**6), st.integers(2**31, 2**70))
+#: numbers as a client or a file may write them: thousands of digits (``int()`` refuses more than
+#: 4,300), beyond a database integer, negative, in other scripts' digits (``int()`` reads '١٢' and
+#: '１２', ``isdigit()`` passes '²', which ``int()`` refuses), and what only looks like a number
+NUMBER_TRAPS = [
+    "9" * 4300, "9" * 4301, "9" * 4400, "9" * 5000, "-" + "9" * 5000, "0" * 5000 + "1",
+    str(2**63), str(2**64), "-1", "-0", "+3", " 3 ", "٣", "١٢", "۱۲", "１２", "²", "³", "½", "⑫",
+    "1_0", "1e3", "1e999", "nan", "inf", "0x1f", "3.0", "", "\x00",
+]  # fmt: skip
+numbers = st.one_of(
+    st.sampled_from(NUMBER_TRAPS),
+    st.integers(-10, 10**6).map(str),
+    st.text(alphabet="0123456789١٢²١-+_. ", max_size=8),
+)
 squares = st.one_of(
     st.integers(-3, 60).map(str),
     st.text(alphabet="0123456789abcdefghij", max_size=4),
     st.text(max_size=6),
+    numbers,
 )
 
 
@@ -96,14 +110,6 @@ def test_free_board_move(client, fen, move, route, flipped, htmx, variant):
 STEPS = [(s.lesson.slug, s.slug) for s in get_course("czech").steps]
 
 
-@pytest.fixture
-def all_steps_open(settings):
-    """Every lesson step open to the visitor (locks are not what is fuzzed here)."""
-    from lessons import views
-
-    yield views
-
-
 @FUZZ
 @given(
     step=st.sampled_from(STEPS),
@@ -120,6 +126,31 @@ def test_lesson_check(client, step, answer, route, choice):
         **HX,
     )
     judge(response, what=(step, answer, route, choice))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+TEST_OUT_LESSONS = [ls.slug for ls in get_course("czech").lessons if len(ls.steps) > 2]
+
+
+@FUZZ
+@given(
+    lesson=st.sampled_from(TEST_OUT_LESSONS),
+    started=st.booleans(),
+    answer=st.one_of(moves, squares),
+    route=routes,
+    choice=st.one_of(st.just(""), moves),
+)
+def test_lesson_test_out_check(client, lesson, started, answer, route, choice):
+    if started:
+        client.post(f"/learn/czech/{lesson}/test-out/start")
+    before = counts()
+    response = client.post(
+        f"/learn/czech/{lesson}/test-out/check",
+        {"answer": answer, "route": route, "choice": choice},
+        **HX,
+    )
+    judge(response, what=(lesson, started, answer, route, choice))
     if response.status_code >= 400:
         assert counts() == before
 
@@ -154,7 +185,7 @@ def test_trainer_move(client, attempt_url, move, route, htmx):
     variant=st.sampled_from(["czech", "international", "brazilian"]),
     query=st.dictionaries(
         st.sampled_from(["goal", "motif", "set", "after", "replay"]),
-        st.text(max_size=30),
+        st.one_of(st.text(max_size=30), numbers),
         max_size=3,
     ),
     day=st.text(alphabet="0123456789-T:x", max_size=14),
@@ -170,6 +201,36 @@ def test_ids_and_queries_of_the_puzzle_pages(client, pk, action, variant, query,
         client.get(f"/teach/classes/{pk}/"),
     ):
         judge(response, what=(pk, action, query, day))
+
+
+# -- the name on certificates ---------------------------------------------------------------------------
+
+NAMES = ["Anna Nováková", "Jean-Luc O’Neil Jr.", "Дмитрий", "Μαρία", "Nguyễn Văn Anh"]
+names = st.one_of(
+    st.sampled_from(NAMES),
+    st.text(max_size=70),
+    st.text(alphabet="AaŘřěůΩжẫ '-.’ʼ\u0301\u00a0@0_", max_size=40),
+    st.builds(lambda name, junk: name + junk, st.sampled_from(NAMES), st.text(max_size=4)),
+)
+
+
+@FUZZ
+@given(name=names, htmx=st.booleans())
+def test_the_name_on_certificates(client, student, name, htmx):
+    from accounts.models import profile_of
+    from accounts.names import clean_name, name_problem
+
+    client.force_login(student)
+    before = profile_of(student).certificate_name
+    response = client.post(
+        "/accounts/profile/name/", {"certificate_name": name}, **(HX if htmx else {})
+    )
+    judge(response, what=name)
+    stored = profile_of(student).certificate_name
+    if response.status_code == 302:
+        assert stored == clean_name(name) and name_problem(stored) == "", name
+    else:
+        assert response.status_code == 400 and stored == before, name
 
 
 # -- the teacher's editor, forms and import ----------------------------------------------------------
@@ -225,7 +286,7 @@ def test_editor_line(teacher_client, fen, line, move, route, action):
 
 
 goals = st.sampled_from(["capture", "gain", "win", "", "gain:2", "x", "gain:-1"])
-horizons = st.one_of(st.integers(-2, 40).map(str), st.text(max_size=5))
+horizons = st.one_of(st.integers(-2, 40).map(str), st.text(max_size=5), numbers)
 
 
 @FUZZ
@@ -274,10 +335,10 @@ def test_editor_solve_refuses_bad_positions_quickly(teacher_client, fen, goal, h
 
 @FUZZ
 @given(
-    items=st.lists(st.one_of(ids.map(str), st.text(max_size=6)), max_size=6),
+    items=st.lists(st.one_of(ids.map(str), st.text(max_size=6), numbers), max_size=6),
     direction=st.text(max_size=6),
     pk=ids,
-    classroom_id=st.one_of(ids.map(str), st.text(max_size=6)),
+    classroom_id=st.one_of(ids.map(str), st.text(max_size=6), numbers),
     names=st.text(max_size=200),
     username=st.text(max_size=40),
 )
@@ -302,13 +363,72 @@ def test_set_and_class_forms_with_bad_ids(
             assert counts() == before, url
 
 
+@FUZZ
+@given(
+    kind=st.sampled_from(["round_robin", "swiss", "arena", "", "knockout"]),
+    players=st.lists(st.one_of(ids.map(str), numbers), max_size=4),
+    length=numbers,
+    minutes=numbers,
+    increment=numbers,
+    rounds=numbers,
+    bye=numbers,
+    result=st.one_of(st.sampled_from(["2-0", "1-1", "0-2", "1-0", "2-2"]), st.text(max_size=6)),
+    pk=ids,
+)
+def test_tournament_forms(
+    client, teacher, classroom, django_user_model, kind, players, length, minutes, increment,
+    rounds, bye, result, pk
+):  # fmt: skip
+    from tournaments.models import Pairing, Tournament
+
+    client.force_login(teacher)
+    tournament = Tournament.objects.first()
+    if tournament is None:
+        second = django_user_model.objects.create_user("second")
+        classroom.add_student(second)
+        tournament = Tournament.create(
+            classroom, teacher, name="Cup", kind="swiss", players=classroom.students()
+        )
+        tournament.start()
+    student_ids = [str(pk) for pk in classroom.students().values_list("pk", flat=True)]
+    data = {
+        "name": "Cup",
+        "kind": kind,
+        "players": players + student_ids[: len(players) % 3],
+        "length": length,
+        "minutes": minutes,
+        "increment": increment,
+        "rounds": rounds,
+        "bye_points": bye,
+    }
+    game = Pairing.objects.filter(round__tournament=tournament).first()
+    for url, form in (
+        (f"/teach/tournaments/class/{classroom.pk}/new/", data),
+        (f"/teach/tournaments/{tournament.pk}/games/{game.pk}/", {"result": result}),
+        (f"/teach/tournaments/{tournament.pk}/games/{pk}/", {"result": result}),
+        (f"/teach/tournaments/{tournament.pk}/next/", {}),
+    ):
+        before = counts()
+        response = client.post(url, form)
+        judge(response, what=(url, form))
+        if response.status_code >= 400:
+            assert counts() == before, url
+
+
 # -- PDN files ----------------------------------------------------------------------------------------
 
 TAGS = ["FEN", "GameType", "Goal", "Horizon", "Solution", "Event", "Title", "Proof"]
-pdn_tag = st.builds(
-    lambda tag, value: f'[{tag} "{value}"]',
-    st.sampled_from(TAGS),
-    st.one_of(fens, st.text(max_size=20)),
+pdn_tag = st.one_of(
+    st.builds(
+        lambda tag, value: f'[{tag} "{value}"]',
+        st.sampled_from(TAGS),
+        st.one_of(fens, st.text(max_size=20), numbers),
+    ),
+    # numbers where the reader converts them: the variant, the goal's gain, the horizon
+    st.builds(lambda n: f'[GameType "{n}"]', numbers),
+    st.builds(lambda n: f'[GameType "29,W,{n},8"]', numbers),
+    st.builds(lambda n: f'[Goal "gain:{n}"]', numbers),
+    st.builds(lambda n: f'[Horizon "{n}"]', numbers),
 )
 pdn_moves = st.lists(
     st.one_of(
@@ -351,6 +471,134 @@ def test_pdn_import(teacher_client, data, goal, horizon, name):
     judge(response, what=(data[:200], goal, horizon))
     if response.status_code >= 400:
         assert counts() == before
+
+
+# -- numbers: every other endpoint that reads one ---------------------------------------------------
+
+
+@pytest.fixture
+def fake_search(monkeypatch):
+    from tests.web.play_helpers import install_fake_search
+
+    return install_fake_search(monkeypatch)
+
+
+@FUZZ
+@given(level=numbers, color=st.sampled_from(["white", "black", "random", "x"]))
+def test_new_game_level(client, fake_search, level, color):
+    from play.models import Game
+
+    before = Game.objects.count()
+    response = client.post("/play/czech/", {"level": level, "color": color})
+    judge(response, what=(level[:20], color))
+    if response.status_code >= 400:
+        assert Game.objects.count() == before
+
+
+@pytest.fixture
+def thinking_game(client, fake_search):
+    """A visitor's game at a worker level, waiting for the computer's reply (version 1)."""
+    from play.models import Game
+
+    response = client.post("/play/czech/", {"level": "5", "color": "white"})
+    game = Game.objects.get(pk=response.url.rstrip("/").rsplit("/", 1)[-1])
+    client.post(f"/play/game/{game.pk}/move", {"move": "22-18"}, **HX)
+    return game
+
+
+@FUZZ
+@given(v=numbers, n=numbers, htmx=st.booleans())
+def test_wait_poll_version_and_number(client, thinking_game, v, n, htmx):
+    response = client.get(
+        f"/play/game/{thinking_game.pk}/wait", {"v": v, "n": n}, **(HX if htmx else {})
+    )
+    judge(response, what=(v[:20], n[:20]))
+
+
+@pytest.fixture
+def lesson(classroom, teacher):
+    from live.models import LiveSession, StepData
+
+    session = LiveSession.start(classroom, teacher, [StepData(CAPTURE["fen"], "one")] * 2)
+    session.ask()
+    return session
+
+
+@FUZZ
+@given(
+    since=numbers,
+    index=numbers,
+    answer=numbers,
+    who=st.sampled_from(["teacher", "student"]),
+    htmx=st.booleans(),
+)
+def test_live_lesson_numbers(client, lesson, teacher, student, since, index, answer, who, htmx):
+    client.force_login(teacher if who == "teacher" else student)
+    judge(client.get(f"/live/{lesson.pk}/state/", {"since": since}), what=(who, since[:20]))
+    if who == "student":
+        return  # the teacher's actions: a 403 for a student, whatever the numbers
+    control = f"/live/{lesson.pk}/control/"
+    for response in (
+        client.post(control, {"action": "goto", "index": index}, **(HX if htmx else {})),
+        client.post(control, {"action": "show", "answer": answer}, **(HX if htmx else {})),
+    ):
+        judge(response, what=(since[:20], index[:20], answer[:20]))
+
+
+@FUZZ
+@given(card=numbers, variant=st.sampled_from(["czech", "international"]))
+def test_review_skip_card(client, student, card, variant):
+    client.force_login(student)
+    judge(client.post(f"/review/{variant}/skip", {"card": card}), what=card[:20])
+
+
+@pytest.fixture
+def sitting(student):
+    from exams.models import Exam
+
+    return Exam.start(student, "czech", 1, "practice")
+
+
+@FUZZ
+@given(index=numbers, answer=moves)
+def test_exam_question_index(client, student, sitting, index, answer):
+    client.force_login(student)
+    for response in (
+        client.post(
+            f"/exams/sitting/{sitting.pk}/answer", {"index": index, "answer": answer}, **HX
+        ),
+        client.post(f"/exams/sitting/{sitting.pk}/skip", {"index": index}, **HX),
+    ):
+        judge(response, what=(index[:20], answer[:20]))
+
+
+@FUZZ
+@given(low=numbers, high=numbers, goal=goals, level=numbers)
+def test_corpus_search_and_the_start_pages_numbers(teacher_client, low, high, goal, level):
+    client, puzzle_set = teacher_client
+    for response in (
+        client.get(
+            f"/teach/sets/{puzzle_set.pk}/corpus/",
+            {"min_difficulty": low, "max_difficulty": high, "goal": goal},
+        ),
+        client.get("/play/czech/", {"level": level}),
+    ):
+        judge(response, what=(low[:20], high[:20], goal, level[:20]))
+
+
+@FUZZ
+@given(tasks=st.one_of(st.just("2"), numbers), games=st.one_of(st.just("1"), numbers), seed=numbers)
+def test_mining_form_numbers(client, staff, tasks, games, seed):
+    from puzzles.models import MiningJob
+
+    client.force_login(staff)
+    before = MiningJob.objects.count()
+    response = client.post(
+        "/puzzles/mining/", {"variant": "czech", "tasks": tasks, "games": games, "first_seed": seed}
+    )
+    judge(response, what=(tasks[:20], games[:20], seed[:20]))
+    if response.status_code >= 400:
+        assert MiningJob.objects.count() == before
 
 
 # -- regressions found by the fuzzer (kept as plain tests) -------------------------------------------

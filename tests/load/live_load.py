@@ -30,12 +30,9 @@ import contextlib
 import json
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -44,88 +41,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.load.servers import script_env, serve_in_process  # noqa: E402
 
 #: the lesson's positions: White 22 and 27 against Black 13 and 9 (quiet moves), then the same
 #: shifted; the teacher's actions cycle through moving on, playing, drawing and asking
 FREE = "W:W22,27:B13,9"
 FREE_2 = "W:W21,26:B13,9"
 ANSWERS = ("22-18", "27-23")  # half the class gives each
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-# -- the ASGI server ------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def serve_in_thread(application, port: int | None = None):
-    """uvicorn serving ``application`` on loopback in a thread of this process (the tests: the
-    server then uses the test database); yields the base URL."""
-    import uvicorn
-
-    port = port or free_port()
-    config = uvicorn.Config(
-        application,
-        host="127.0.0.1",
-        port=port,
-        ws="websockets-sansio",
-        lifespan="off",
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-@contextlib.contextmanager
-def serve_in_process(env: dict[str, str]):
-    """uvicorn serving the site as a separate process (the command line's run)."""
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "uvicorn", "dama_learn.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--ws", "websockets-sansio",
-            "--lifespan", "off", "--log-level", "warning",
-        ],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited with {process.returncode}")
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=2).read()
-                break
-            except urllib.error.HTTPError:
-                break  # it answers (503 without a worker is fine here)
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("uvicorn did not answer within 60 s") from None
-                time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # -- the clients ------------------------------------------------------------------------------------
@@ -236,16 +161,40 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+async def hold(ws_url: str, browser: Browser, held: dict) -> None:
+    """One more socket of the same student, held open and read (as a hog's tabs would be): how
+    many opened, how many the server closed and with which code."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    ws = None
+    try:
+        async with connect(
+            ws_url, origin=browser.base, additional_headers={"Cookie": browser.cookie}
+        ) as ws:
+            held["opened"] += 1
+            async for _raw in ws:
+                held["messages"] += 1
+    except (ConnectionClosed, OSError):
+        pass
+    finally:
+        code = ws.close_code if ws is not None else None
+        if code is not None:
+            held["closed"][code] = held["closed"].get(code, 0) + 1
+
+
 async def run_lesson(
     base: str,
     session_id: int,
     teacher_cookie: str,
     students: list[tuple[str, str]],
     rounds: int = 12,
+    hog: int = 0,
 ) -> dict:
     """Drive lesson ``session_id`` on the server at ``base``: the teacher (``teacher_cookie``)
-    acts ``rounds`` times, each student (name, session cookie) follows over a WebSocket; then
-    everybody answers a question at once. Returns the figures."""
+    acts ``rounds`` times, each student (name, session cookie) follows over a WebSocket (the
+    first student holds ``hog`` more sockets, as one student with many tabs or a script would);
+    then everybody answers a question at once. Returns the figures."""
     pool = ThreadPoolExecutor(max_workers=len(students) + 4)
     loop = asyncio.get_running_loop()
     page = f"/live/{session_id}/"
@@ -261,6 +210,13 @@ async def run_lesson(
     tasks = [asyncio.create_task(listen(c, ws_url, ready, count)) for c in clients]
     tasks.append(asyncio.create_task(teacher_listen(ws_url, teacher, answered)))
     await asyncio.wait_for(ready.wait(), 30)
+    held: dict = {"asked": hog, "opened": 0, "messages": 0, "closed": {}}
+    if hog:
+        tasks += [asyncio.create_task(hold(ws_url, clients[0].browser, held)) for _ in range(hog)]
+        deadline = time.monotonic() + 30
+        while held["opened"] < hog and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1)  # the server's refusals, if any, arrive
 
     actions = [
         {"action": "goto", "index": "1"},
@@ -355,6 +311,7 @@ async def run_lesson(
         "panel_counts": panel_counts,
         "expected_counts": expected,
         "errors": errors,
+        **({"hog_sockets": held} if hog else {}),
     }
 
 
@@ -402,22 +359,13 @@ def main() -> int:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument(
+        "--hog", type=int, default=0, help="more sockets held open by the first student"
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="live-load-"))
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "dama_learn.settings",
-        "DAMA_VAR_DIR": str(workdir),
-        "DEBUG": "1",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DAMA_SERVER_TIMING": "0",
-    }
-    env.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'live.sqlite3'}")
-    if env.get("REDIS_URL") and not env.get("DAMA_CHANNELS_REDIS_URL"):
-        parts = urllib.parse.urlparse(env["REDIS_URL"])
-        env["DAMA_CHANNELS_REDIS_URL"] = urllib.parse.urlunparse(parts._replace(path="/11"))
+    env = script_env(workdir, "live.sqlite3", DEBUG="1")
     os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
@@ -427,9 +375,9 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     session_id, teacher_cookie, students = setup(args.students)
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
-    with serve_in_process(env) as base:
+    with serve_in_process(env) as (base, _process):
         figures = asyncio.run(
-            run_lesson(base, session_id, teacher_cookie, students, rounds=args.rounds)
+            run_lesson(base, session_id, teacher_cookie, students, args.rounds, args.hog)
         )
     from live.models import LiveAnswer
 

@@ -7,6 +7,13 @@ A few visitors do the same without an account; the teacher watches the class's p
 ``PageReader`` (LOAD_MIX=pages) only opens puzzle pages, without pauses, to measure how many
 pages the server's cores answer a second. ``Player`` (LOAD_MIX=play, LOAD_PLAYERS of them) plays
 the computer at level 8: a move, then the page's poll until the computer's reply is there.
+``Rival`` and ``Hog`` (LOAD_MIX=fairplay) are two players of the computer, each from an address
+of its own: a student at level 5 whose reply times are the figure ("level-5 reply"), and a
+visitor holding LOAD_HOG_GAMES (12) games at level 8 with the computer to move in each.
+``Arrival`` (LOAD_MIX=lessonstart, LOAD_ARRIVALS of them, 30) is a class starting a lesson: the
+students arrive evenly within LOAD_ARRIVAL_SECONDS (10) from LOAD_ARRIVAL_AFTER (45) seconds
+after the start of the run, each logging in with an account of its own and opening the lesson
+map, while the others (the students, visitors and teacher above, already logged in) go on.
 
 Every request records the client's latency and the server's own time (the ``Server-Timing``
 header of core.timing); an unexpected status is an error. The numbers go to LOAD_RESULTS (JSON).
@@ -28,9 +35,19 @@ PLAN = json.loads(open(os.environ["LOAD_PLAN"]).read())  # noqa: SIM115
 PUZZLES = {p["id"]: p for p in PLAN["puzzles"]}
 RESULTS = os.environ.get("LOAD_RESULTS", "load-results.json")
 HX = {"HX-Request": "true"}
-_accounts = itertools.cycle(PLAN["students"])
+#: LOAD_MIX=lessonstart: the last LOAD_ARRIVALS accounts of the plan are the arriving class's
+ARRIVALS = int(os.environ.get("LOAD_ARRIVALS") or 0)
+ARRIVAL_AFTER = float(os.environ.get("LOAD_ARRIVAL_AFTER") or 45)
+ARRIVAL_SECONDS = float(os.environ.get("LOAD_ARRIVAL_SECONDS") or 10)
+_others = len(PLAN["students"]) - ARRIVALS
+_accounts = itertools.cycle(PLAN["students"][:_others])
+_arrivals = iter(enumerate(PLAN["students"][_others:]))
+#: when the run started (locust's test_start), for the arrivals' moments
+_run_start = time.time()
+#: by request name: the client's latency (ms) and when each request started (epoch seconds),
+#: the server's own time (ms, Server-Timing) and when it came
 _timings: dict[str, dict[str, list[float]]] = defaultdict(
-    lambda: {"client": [], "server": [], "at": []}
+    lambda: {"client": [], "started": [], "server": [], "at": []}
 )
 _errors: dict[str, list[str]] = defaultdict(list)
 _SERVER = re.compile(r"app;dur=([0-9.]+)")
@@ -51,6 +68,7 @@ def _record(
 ):
     row = _timings[name]
     row["client"].append(response_time)
+    row["started"].append(time.time() - response_time / 1000)
     if response is not None and response.headers is not None:
         match = _SERVER.search(response.headers.get("Server-Timing", ""))
         if match:
@@ -58,6 +76,12 @@ def _record(
             row["at"].append(time.time())  # when the server's time was taken, for the timeline
     if exception is not None:
         _errors[name].append(str(exception)[:200])
+
+
+@events.test_start.add_listener
+def _started(environment, **kw):
+    global _run_start
+    _run_start = time.time()
 
 
 @events.quitting.add_listener
@@ -74,9 +98,17 @@ class Browsing(FastHttpUser):
     abstract = True
 
     token = ""
+    #: the client's own address, as the proxy in front of the site passes it on (LOAD_MIX=fairplay
+    #: trusts 127.0.0.1 as that proxy): "" sends none
+    address = ""
+
+    def headers(self) -> dict[str, str]:
+        return {"X-Forwarded-For": self.address} if self.address else {}
 
     def page(self, url: str, name: str, ok=(200,)) -> str:
-        with self.client.get(url, name=name, catch_response=True, allow_redirects=False) as r:
+        with self.client.get(
+            url, name=name, catch_response=True, allow_redirects=False, headers=self.headers()
+        ) as r:
             self._judge(r, ok)
             text = r.text or ""
         match = _TOKEN.search(text)
@@ -85,7 +117,7 @@ class Browsing(FastHttpUser):
         return text
 
     def post(self, url, name, data, ok=(200,), htmx=False, redirects=False):
-        headers = {"X-CSRFToken": self.token, **(HX if htmx else {})}
+        headers = {"X-CSRFToken": self.token, **(HX if htmx else {}), **self.headers()}
         with self.client.post(
             url, data=data, name=name, headers=headers, catch_response=True,
             allow_redirects=redirects,
@@ -222,6 +254,32 @@ class Teacher(Browsing):
         self.page(f"/teach/classes/{PLAN['classroom']}/", "class page")
 
 
+class Arrival(Browsing):
+    """A student of a class starting a lesson (LOAD_MIX=lessonstart): at its moment (the
+    arrivals spread evenly over LOAD_ARRIVAL_SECONDS from LOAD_ARRIVAL_AFTER seconds after the
+    run's start) it logs in with an account of its own and opens the lesson map, then stays on
+    that page. Its requests are named "arrival ...", apart from the others'."""
+
+    fixed_count = ARRIVALS
+    wait_time = constant(60)
+
+    def on_start(self):
+        self.token = ""
+        index, username = next(_arrivals)
+        spread = ARRIVAL_SECONDS * index / max(1, ARRIVALS - 1)
+        time.sleep(max(0.0, _run_start + ARRIVAL_AFTER + spread - time.time()))
+        self.page("/accounts/login/", "arrival login page")
+        self.post(
+            "/accounts/login/", "arrival login",
+            {"username": username, "password": PLAN["password"]}, ok=(302,),
+        )  # fmt: skip
+        self.page("/learn/czech/", "arrival lesson map")
+
+    @task
+    def stay(self):
+        """Reading the lesson map: nothing more is asked of the server."""
+
+
 class PageReader(Browsing):
     """Opens puzzle pages of the pool one after another without a pause (LOAD_MIX=pages): the
     throughput of the page a puzzle site serves most. Visitors, so no log-in in the figures."""
@@ -309,3 +367,148 @@ class Player(Browsing):
             f"/play/game/{self.game}/move", "play move", {"route": route}, htmx=True
         )
         self.html = self._follow(response.text or "")
+
+
+def _reply_event(name: str, started: float, exception=None) -> None:
+    """A figure that is no request: the time since ``started`` (time.perf_counter) as a request
+    named ``name`` (the report's tables read it as any other)."""
+    events.request.fire(
+        request_type="REPLY", name=name, response_time=1000 * (time.perf_counter() - started),
+        response_length=0, response=None, context={}, exception=exception,
+    )  # fmt: skip
+
+
+class Rival(Browsing):
+    """Another player of the computer (LOAD_MIX=fairplay, LOAD_RIVALS of them, 1): a student
+    at level 5 in Czech draughts, a random legal move after a pause of 0.5-1.5 s, then the
+    game's ``wait`` address (204 while the computer thinks) every LOAD_REPLY_POLL_MS (50) ms
+    until the reply is there. "level-5 reply" is the time from sending the move to the reply
+    seen: what the computer's turn on the workers costs this player (the page itself polls
+    after 0.5 s, 1 s, ...: a finer poll than the page's, so that the figure is the reply's)."""
+
+    fixed_count = int(os.environ.get("LOAD_RIVALS", "0"))
+    wait_time = between(0.5, 1.5)
+    address = "198.51.100.20"
+    poll = int(os.environ.get("LOAD_REPLY_POLL_MS") or 50) / 1000
+
+    def on_start(self):
+        self.token = ""
+        self.game = None
+        self.html = ""
+        self.page("/accounts/login/", "login page")
+        self.post(
+            "/accounts/login/", "login",
+            {"username": next(_accounts), "password": PLAN["password"]}, ok=(302,),
+        )  # fmt: skip
+
+    def _new_game(self):
+        self.page("/play/czech/", "rival play page")
+        response = self.post(
+            "/play/czech/", "rival start", {"level": "5", "color": "white"}, ok=(302,)
+        )
+        match = re.search(r"/play/game/(\d+)/", response.headers.get("Location", ""))
+        self.game = int(match.group(1)) if match else None
+        self.html = self.page(f"/play/game/{self.game}/", "rival game page") if match else ""
+
+    @task
+    def play_a_move(self):
+        import dama
+
+        found = _GAME.search(self.html or "") if self.game else None
+        fen = _FEN.search(self.html or "")
+        if found is None or found.group(1) != "player" or fen is None:
+            self._new_game()
+            return
+        board = dama.Board("czech", fen.group(1).replace("&#x27;", "'"))
+        route = ",".join(map(str, random.choice(board.legal_moves).routes[0]))
+        started = time.perf_counter()
+        response = self.post(
+            f"/play/game/{self.game}/move", "rival move", {"route": route}, htmx=True
+        )
+        after = _GAME.search(response.text or "")
+        if after is not None and after.group(1) == "thinking":
+            replied = self._wait(f"/play/game/{self.game}/wait?v={after.group(2)}")
+            _reply_event("level-5 reply", started, None if replied else "no reply in 120 s")
+        self.html = self.page(f"/play/game/{self.game}/", "rival game page")
+
+    def _wait(self, url: str, seconds: float = 120) -> bool:
+        """Poll ``url`` until it says the game moved on (True), or ``seconds`` pass (False)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            time.sleep(self.poll)
+            with self.client.get(
+                url, name="rival reply poll", catch_response=True, allow_redirects=False,
+                headers=self.headers(),
+            ) as r:  # fmt: skip
+                self._judge(r, (204, 302))
+                if r.status_code != 204:
+                    return True
+        return False
+
+
+class Hog(Browsing):
+    """One client holding LOAD_HOG_GAMES (12) games at level 8 (LOAD_MIX=fairplay, LOAD_HOGS of
+    them when loaded): a visitor that starts them all at once with the computer to move in
+    each, then keeps them going as twelve tabs would: each game's ``wait`` address polled after
+    the pauses its page waits (1 s, 2 s, then every 3 s: ``play.engine.poll_ms``), and a random
+    legal move the moment the computer has replied. A game that ends is replaced by a new one.
+    "hog reply" is the time from a move to its reply."""
+
+    fixed_count = int(os.environ.get("LOAD_HOGS", "0"))
+    games_held = int(os.environ.get("LOAD_HOG_GAMES") or 12)
+    wait_time = constant(0)
+    address = "203.0.113.66"
+
+    def on_start(self):
+        self.token = ""
+        self.page("/play/czech/", "hog play page")
+        # each game: {"id", "version" waited for, "sent" (when the move was sent), "polls", "at"}
+        self.games = [g for g in (self._start() for _ in range(self.games_held)) if g]
+
+    def _start(self) -> dict | None:
+        response = self.post(
+            "/play/czech/", "hog start", {"level": "8", "color": "black"}, ok=(302,)
+        )
+        match = re.search(r"/play/game/(\d+)/", response.headers.get("Location", ""))
+        if not match:
+            return None
+        return self._waiting(int(match.group(1)), 0)
+
+    def _waiting(self, game: int, version: int) -> dict:
+        now = time.perf_counter()
+        return {"id": game, "version": version, "sent": now, "polls": 0, "at": now + 1.0}
+
+    @task
+    def tend(self):
+        import dama
+
+        if not self.games:
+            time.sleep(1)
+            return
+        game = min(self.games, key=lambda g: g["at"])
+        time.sleep(max(0.0, game["at"] - time.perf_counter()))
+        with self.client.get(
+            f"/play/game/{game['id']}/wait?v={game['version']}", name="hog poll",
+            catch_response=True, allow_redirects=False, headers=self.headers(),
+        ) as r:  # fmt: skip
+            self._judge(r, (204, 302))
+            waiting = r.status_code == 204
+        if waiting:
+            game["polls"] += 1
+            game["at"] = time.perf_counter() + min(game["polls"] + 1, 3)
+            return
+        _reply_event("hog reply", game["sent"])
+        index = self.games.index(game)
+        html = self.page(f"/play/game/{game['id']}/", "hog game page")
+        found, fen = _GAME.search(html), _FEN.search(html)
+        if found is None or found.group(1) != "player" or fen is None:
+            self.games[index] = self._start() or game
+            return
+        board = dama.Board("czech", fen.group(1).replace("&#x27;", "'"))
+        route = ",".join(map(str, random.choice(board.legal_moves).routes[0]))
+        response = self.post(
+            f"/play/game/{game['id']}/move", "hog move", {"route": route}, htmx=True
+        )
+        after = _GAME.search(response.text or "")
+        if after is not None:
+            self.games[index] = self._waiting(game["id"], int(after.group(2)))

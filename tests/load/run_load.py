@@ -25,13 +25,27 @@ in a cgroup with ``cpu.idle`` set (LOAD_PLAY_SCHED=cgroup, the default where the
 it; systemd's ``CPUWeight=idle`` in production), or under the SCHED_IDLE policy in a session
 whose autogroup is at nice 19 (LOAD_PLAY_SCHED=idle), or at nice LOAD_PLAY_NICE (10) with its
 autogroup at the same (LOAD_PLAY_SCHED=nice). Each of its processes keeps to a core of its own
-(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move), and its searches wait while a
-web request runs (``DAMA_WEB_BUSY_FILE``, core/webbusy.py; LOAD_PLAY_YIELD=0 lets them run
-beside the requests). LOAD_PLAY_WORKER=0 starts no play
+(``DAMA_WORKER_PIN_CORES=1``; LOAD_PLAY_PIN=0 lets them move). LOAD_PLAY_WORKER=0 starts no play
 worker: the players' own web traffic without the searches (their games then wait for a reply that
 never comes). LOAD_PLAY_THINK=sleep starts a play worker whose computer sleeps instead of
-searching (tests/load/play_asleep.py, LOAD_PLAY_SLEEP seconds a move): the players' requests at
+searching (tools/play_asleep.py, LOAD_PLAY_SLEEP seconds a move): the players' requests at
 about the real pace, with no search taking a core.
+
+LOAD_MIX=fairplay measures what one player's games cost another's: a student playing the computer
+at level 5 (``Rival``: each move's reply time, polled every 50 ms) for LOAD_SECONDS alone, then
+for LOAD_SECONDS beside one visitor holding LOAD_HOG_GAMES (12) games at level 8 with the
+computer to move in each (``Hog``), each from an address of its own (gunicorn trusts 127.0.0.1
+as the proxy that passes it on); the play worker as above, serving the ``exam`` and ``play``
+queues. It prints both phases and the replies' p50/p95/p99, quiet and beside the hog.
+
+LOAD_MIX=lessonstart measures a class starting a lesson: besides the class's traffic (LOAD_USERS,
+logged in at the start), LOAD_ARRIVALS (30) more students log in within LOAD_ARRIVAL_SECONDS (10),
+the first LOAD_ARRIVAL_AFTER (45) seconds into the run, each with an account of its own
+(``Arrival``). The report adds the arrivals' log-ins and what the others' requests cost them
+meanwhile: their client p50/p95/p99 during the log-ins, and in the calm before them (after the
+others' own log-ins). LOAD_SEED_HASHER (e.g. ``pbkdf2_sha256``) seeds the accounts' passwords
+with that hasher instead of the site's first: the first lesson after a change of hasher, each
+log-in checking the old hash and writing a new one.
 
     make load                                    # 50 users, 300 s, postgres then sqlite
     LOAD_SECONDS=20 LOAD_USERS=10 LOAD_BACKENDS=sqlite python tests/load/run_load.py
@@ -66,6 +80,16 @@ SERVER_TIMED = ("move", "lesson check", "puzzle page", "lesson step")
 
 def env_int(name: str, default: int) -> int:
     return int(os.environ.get(name) or default)
+
+
+def arrivals() -> int:
+    """The students arriving for the lesson (LOAD_MIX=lessonstart), else none."""
+    return env_int("LOAD_ARRIVALS", 30) if os.environ.get("LOAD_MIX") == "lessonstart" else 0
+
+
+def playing() -> bool:
+    """The mix has games against the computer (a play worker, the web marking its requests)."""
+    return os.environ.get("LOAD_MIX") in ("play", "fairplay")
 
 
 def group_nice(pid: int, nice: int) -> None:
@@ -217,6 +241,10 @@ class Stack:
         }
         for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
             self.env.pop(name, None)
+        if os.environ.get("LOAD_CORPUS", "1") == "0":
+            # the six test puzzles only, two a variant: none kept for the exams, or a variant's
+            # one practice puzzle would be its daily puzzle, and the stream would serve nothing else
+            self.env.setdefault("DAMA_EXAM_SHARE_PERCENT", "0")
 
     # -- services ----------------------------------------------------------------------------------
 
@@ -276,9 +304,9 @@ class Stack:
         # LOAD_GUNICORN_WORKERS says otherwise
         if os.environ.get("LOAD_GUNICORN_WORKERS"):
             self.env["GUNICORN_WORKERS"] = os.environ["LOAD_GUNICORN_WORKERS"]
-        if os.environ.get("LOAD_MIX") == "play" and os.environ.get("LOAD_PLAY_YIELD") != "0":
-            # gunicorn marks its requests, the play worker's searches wait while one runs
-            self.env["DAMA_WEB_BUSY_FILE"] = str(self.dir / "web-busy")
+        if os.environ.get("LOAD_MIX") == "fairplay":
+            # each simulated player sends its own address, as a proxy in front would
+            self.env["DAMA_TRUSTED_PROXIES"] = "127.0.0.1"
         self._start(
             "gunicorn",
             [PY, "-m", "gunicorn", "dama_learn.wsgi", "-c", str(ROOT / "gunicorn.conf.py"),
@@ -289,12 +317,12 @@ class Stack:
             [PY, "-m", "celery", "-A", "dama_learn", "worker", "-Q", "default,deep,verify",
              "--concurrency", "1", "--loglevel", "WARNING", "-n", f"load-{self.port}@localhost"],
         )  # fmt: skip
-        if os.environ.get("LOAD_MIX") == "play" and os.environ.get("LOAD_PLAY_WORKER") != "0":
+        if playing() and os.environ.get("LOAD_PLAY_WORKER") != "0":
             self._start_play_worker()
         self._wait_healthy()
 
     def _start_play_worker(self) -> None:
-        """The computer's moves (queue "play") on a worker of their own, one process per core
+        """The computer's moves (queues "exam" and "play") on a worker of their own, one process per core
         (LOAD_PLAY_CONCURRENCY), taking only the CPU the web requests leave (LOAD_PLAY_SCHED:
         see the module docstring). A niced process alone does not give way: with the kernel's
         autogroups the cores are shared between sessions first (see :func:`group_nice`)."""
@@ -314,7 +342,7 @@ class Stack:
         self._start(
             "play worker",
             [*([] if cgroup else low), PY, "-m", "celery", "-A",
-             "tests.load.play_asleep" if asleep else "dama_learn", "worker", "-Q", "play",
+             "tools.play_asleep" if asleep else "dama_learn", "worker", "-Q", "exam,play",
              "--concurrency",
              str(env_int("LOAD_PLAY_CONCURRENCY", os.cpu_count() or 1)),
              "--loglevel", "WARNING", "-n", f"load-play-{self.port}@localhost"],
@@ -395,6 +423,19 @@ class Stack:
             with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
+    def wait_for_quiet(self, seconds: float = 300) -> None:
+        """Until no game waits for the computer (a client that left keeps its games' searches
+        going: its last ones are answered after it), polled every 2 s."""
+        count = [PY, "manage.py", "shell", "-c",
+                 "from play.models import Game; print(Game.objects.filter(state='thinking').count())"]  # fmt: skip
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            done = subprocess.run(count, cwd=ROOT, env=self.env, capture_output=True, text=True)
+            if done.returncode == 0 and done.stdout.split()[-1:] == ["0"]:
+                return
+            time.sleep(2)
+        self.log(f"[{self.backend}] games still waiting for the computer after {seconds} s")
+
     def server_errors(self) -> list[str]:
         text = (self.dir / "gunicorn.log").read_text(errors="replace")
         return [
@@ -404,11 +445,24 @@ class Stack:
         ]
 
 
-def run_locust(stack: Stack, users: int, seconds: int) -> tuple[dict, dict[str, float]]:
+def run_locust(
+    stack: Stack,
+    users: int,
+    seconds: int,
+    classes: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    name: str = "results",
+) -> tuple[dict, dict[str, float]]:
     """Locust's results, and the CPU seconds by role while it ran (:class:`CpuMeter`, and
-    ``load generator``: locust's own)."""
-    results = stack.dir / "results.json"
-    env = {**stack.env, "LOAD_PLAN": str(stack.dir / "plan.json"), "LOAD_RESULTS": str(results)}
+    ``load generator``: locust's own). ``classes``: the simulated users (else the mix's),
+    ``env``: added to locust's environment, ``name``: of its results file."""
+    results = stack.dir / f"{name}.json"
+    env = {
+        **stack.env,
+        **(env or {}),
+        "LOAD_PLAN": str(stack.dir / "plan.json"),
+        "LOAD_RESULTS": str(results),
+    }
     args = [
         PY, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
         "-u", str(users), "-r", os.environ.get("LOAD_SPAWN_RATE") or str(max(1, users // 5)),
@@ -417,9 +471,17 @@ def run_locust(stack: Stack, users: int, seconds: int) -> tuple[dict, dict[str, 
     ]  # fmt: skip
     # LOAD_MIX=pages: only puzzle pages, without pauses (the pages a second the cores answer);
     # otherwise the class's mixed traffic
-    args += ["PageReader"] if os.environ.get("LOAD_MIX") == "pages" else [
-        "Student", "Visitor", "Teacher"
-    ]  # fmt: skip
+    if classes is not None:
+        args += classes
+    else:
+        args += ["PageReader"] if os.environ.get("LOAD_MIX") == "pages" else [
+            "Student", "Visitor", "Teacher"
+        ]  # fmt: skip
+    if arrivals():
+        # ... and a class arriving for a lesson, logging in within seconds
+        env["LOAD_ARRIVALS"] = str(arrivals())
+        args[args.index("-u") + 1] = str(users + arrivals())
+        args.append("Arrival")
     if os.environ.get("LOAD_MIX") == "play":
         # ... and besides them LOAD_PLAYERS (30) students playing the computer at level 8
         players = env_int("LOAD_PLAYERS", 30)
@@ -439,7 +501,7 @@ def run_locust(stack: Stack, users: int, seconds: int) -> tuple[dict, dict[str, 
     meter = CpuMeter(stack)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     meter.start()
-    with open(stack.dir / "locust.log", "w") as out:
+    with open(stack.dir / f"locust-{name}.log", "w") as out:
         subprocess.run(
             args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=seconds + 120,
             start_new_session=True, preexec_fn=lower if nice else None,
@@ -478,8 +540,9 @@ def summarize(
     rows = []
     total = 0
     errors = sum(len(v) for v in raw["errors"].values())
-    # the ramp-up: users arrive (LOAD_SPAWN_RATE a second) and log in (PBKDF2, about 0.3 s of a
-    # core each); "steady" counts what the server answered after the last log-in
+    # the ramp-up: users arrive (LOAD_SPAWN_RATE a second) and log in (a password hash each:
+    # Argon2id about 20 ms of a core, PBKDF2 0.3 s); "steady" counts what the server answered
+    # after the last log-in
     stamps = [a for t in raw["timings"].values() for a in t.get("at", [])]
     start = min(stamps, default=0.0)
     ramp_end = max(raw["timings"].get("login", {}).get("at", []), default=start)
@@ -499,6 +562,7 @@ def summarize(
             }
         )
     return {
+        "lesson_start": lesson_start(raw, start, ramp_end),
         "ramp_seconds": ramp_end - start,
         "backend": backend,
         "seconds": seconds,
@@ -509,6 +573,44 @@ def summarize(
         "server_errors": server_errors[:10],
         "rows": rows,
         "cpu": cpu_summary(cpu, total),
+    }
+
+
+def lesson_start(raw: dict, start: float, ramp_end: float) -> dict | None:
+    """LOAD_MIX=lessonstart: the arrivals' log-ins (client and server p50/p95/max, ms), and the
+    client p50/p95/p99 of the others' requests (every request but the arrivals' and the log-ins)
+    that started while the arrivals logged in (from the first log-in's start to the last one's
+    answer), and of those that started in the calm before (after the others' own log-ins). None
+    without arrivals."""
+    logins = raw["timings"].get("arrival login")
+    if not logins or not logins.get("started"):
+        return None
+    begin = min(logins["started"])
+    end = max(s + c / 1000 for s, c in zip(logins["started"], logins["client"], strict=True))
+    during: list[float] = []
+    before: list[float] = []
+    for name, t in raw["timings"].items():
+        if name.startswith("arrival") or name in ("login", "login page"):
+            continue
+        for client, started in zip(t["client"], t.get("started", []), strict=False):
+            if begin <= started <= end:
+                during.append(client)
+            elif ramp_end < started < begin:
+                before.append(client)
+
+    def figures(values: list[float], qs=(50, 95, 99)) -> list[float]:
+        return [percentile(values, q) for q in qs]
+
+    return {
+        "arrivals": len(logins["client"]),
+        "from": begin - start,
+        "to": end - start,
+        "login_client": [*figures(logins["client"], (50, 95)), max(logins["client"])],
+        "login_server": [*figures(logins["server"], (50, 95)), max(logins["server"], default=0)],
+        "others_during": figures(during),
+        "others_during_requests": len(during),
+        "others_before": figures(before),
+        "others_before_requests": len(before),
     }
 
 
@@ -552,13 +654,70 @@ def markdown(summary: dict, users: int) -> str:
         f"elsewhere, the server's {cpu['cores']} cores would answer at most about "
         f"{cpu['capacity_rps']:.0f} requests/s of this mix.",
     ]
+    start = summary.get("lesson_start")
+    if start:
+
+        def ms(values: list[float]) -> str:
+            return "/".join(f"{v:.0f}" for v in values)
+
+        lines += [
+            "",
+            f"Lesson start: {start['arrivals']} log-ins from {start['from']:.1f} s to "
+            f"{start['to']:.1f} s into the run; their client p50/p95/max "
+            f"{ms(start['login_client'])} ms, server p50/p95/max {ms(start['login_server'])} ms. "
+            f"The others' requests meanwhile ({start['others_during_requests']}): client "
+            f"p50/p95/p99 **{ms(start['others_during'])} ms**; in the calm before, after their own "
+            f"log-ins ({start['others_before_requests']}): {ms(start['others_before'])} ms.",
+        ]
     if summary["errors"]:
         lines += ["", "Errors: " + json.dumps(summary["error_samples"])]
     return "\n".join(lines) + "\n"
 
 
+def fair_play(stack: Stack, seconds: int) -> tuple[list[tuple[str, dict]], str]:
+    """LOAD_MIX=fairplay: another player's level-5 replies (``Rival``, tests/load/locustfile.py)
+    for ``seconds`` alone, then for ``seconds`` beside one client holding LOAD_HOG_GAMES (12)
+    games at level 8 (``Hog``), LOAD_FAIR_ROUNDS (1) times in turn: on a machine shared with
+    other work, rounds in turn meet its ups and downs alike, and the replies of all rounds are
+    pooled. After each hog the computer answers the games it left (``wait_for_quiet``) before
+    the next quiet phase. Returns the phases' summaries and a line comparing the replies."""
+    pooled: dict[str, dict[str, list[float]]] = {"quiet": {}, "hog": {}}
+    summaries = []
+    rounds = env_int("LOAD_FAIR_ROUNDS", 1)
+    for n in range(1, rounds + 1):
+        for phase, classes in (("quiet", ["Rival"]), ("hog", ["Hog", "Rival"])):
+            env = {"LOAD_RIVALS": "1", "LOAD_HOGS": "1" if "Hog" in classes else "0"}
+            label = f"{phase} {n}" if rounds > 1 else phase
+            print(f"[{stack.backend}] {label}: {', '.join(classes)} for {seconds} s", flush=True)
+            raw, cpu = run_locust(stack, len(classes), seconds, classes, env, name=f"{phase}-{n}")
+            summaries.append((label, summarize(f"{stack.backend}, {label}", raw, seconds, [], cpu)))
+            for name, t in raw["timings"].items():
+                pooled[phase].setdefault(name, []).extend(t["client"])
+            if phase == "hog":
+                stack.wait_for_quiet()
+
+    def figures(phase: str, name: str) -> str:
+        times = pooled[phase].get(name, [])
+        p50, p95, p99 = (percentile(times, q) for q in (50, 95, 99))
+        return f"{p50:.0f}/{p95:.0f}/{p99:.0f} ms ({len(times)} replies)"
+
+    quiet95 = percentile(pooled["quiet"].get("level-5 reply", []), 95)
+    hog95 = percentile(pooled["hog"].get("level-5 reply", []), 95)
+    line = (
+        f"level-5 reply p50/p95/p99 ({rounds} round{'s' if rounds > 1 else ''} of {seconds} s "
+        f"each): quiet {figures('quiet', 'level-5 reply')}, beside the hog "
+        f"{figures('hog', 'level-5 reply')}: p95 {hog95 / quiet95 if quiet95 else 0:.2f}x the "
+        f"quiet one; the hog's own replies {figures('hog', 'hog reply')}"
+    )
+    return summaries, line
+
+
 def main() -> int:
     seconds = env_int("LOAD_SECONDS", 300)
+    if os.environ.get("LOAD_MIX") == "fairplay":
+        # two players: a student's account to log in, and no puzzle corpus to load
+        os.environ.setdefault("LOAD_USERS", "2")
+        os.environ.setdefault("LOAD_CORPUS", "0")
     users = env_int("LOAD_USERS", 50)
     backends = [
         b.strip()
@@ -568,16 +727,31 @@ def main() -> int:
     report_path = Path(os.environ.get("LOAD_REPORT", ROOT / "var" / "load-report.md"))
     keep = os.environ.get("LOAD_KEEP_DIR") == "1"
     summaries = []
+    fair_lines: list[str] = []
     times: dict[str, dict[str, list[float]]] = {}
     for backend in backends:
         workdir = Path(tempfile.mkdtemp(prefix=f"dama-load-{backend}-"))
-        stack = Stack(backend, workdir, users)
+        stack = Stack(backend, workdir, users + arrivals())
         try:
             stack.start()
-            print(f"[{backend}] {users} users for {seconds} s against {stack.url}", flush=True)
-            raw, cpu = run_locust(stack, users, seconds)
+            if os.environ.get("LOAD_MIX") == "fairplay":
+                fair, line = fair_play(stack, seconds)
+            else:
+                print(f"[{backend}] {users} users for {seconds} s against {stack.url}", flush=True)
+                raw, cpu = run_locust(stack, users, seconds)
         finally:
             stack.stop()
+        if os.environ.get("LOAD_MIX") == "fairplay":
+            errors = stack.server_errors()
+            for _phase, summary in fair:
+                summary["server_errors"] = errors
+                summaries.append(summary)
+                print(markdown(summary, 2), flush=True)
+            print(line, flush=True)
+            fair_lines.append(f"{backend}: {line}")
+            if not keep:
+                shutil.rmtree(workdir, ignore_errors=True)
+            continue
         summary = summarize(backend, raw, seconds, stack.server_errors(), cpu)
         summaries.append(summary)
         times[backend] = {name: t["server"] for name, t in sorted(raw["timings"].items())}
@@ -587,7 +761,10 @@ def main() -> int:
         else:
             print(f"[{backend}] logs in {workdir}")
     report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text("".join(markdown(s, users) + "\n" for s in summaries))
+    report_path.write_text(
+        "".join(markdown(s, users) + "\n" for s in summaries)
+        + "".join(f"{x}\n" for x in fair_lines)
+    )
     report_path.with_suffix(".json").write_text(json.dumps(summaries, indent=1))
     # every request's server time, by backend and endpoint: runs pooled give steadier tails
     # than the mean of their p99s (a 120 s run's p99 rests on a dozen requests)

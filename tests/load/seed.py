@@ -34,7 +34,9 @@ PASSWORD = "load-test-password-42"
 
 def main(users: int, plan_path: str) -> None:
     User = get_user_model()
-    hashed = make_password(PASSWORD)  # one PBKDF2 hash (salted once) for every load account
+    # one hash (salted once) for every load account: the site's first hasher, or LOAD_SEED_HASHER
+    # (e.g. pbkdf2_sha256: accounts from before a change of hasher, each replaced at its log-in)
+    hashed = make_password(PASSWORD, hasher=os.environ.get("LOAD_SEED_HASHER") or "default")
     teacher = User.objects.create(username="load-teacher", password=hashed)
     profile_of(teacher).grant_teacher_role()
     students = User.objects.bulk_create(
@@ -43,6 +45,8 @@ def main(users: int, plan_path: str) -> None:
     puzzles = []
     for name in PUZZLES:
         puzzle = make_puzzle(name)  # the public pool (a teacher's own puzzles stay private)
+        if puzzle.for_exams:  # kept for the exams: never served, nor put in a set
+            continue
         solution = list(puzzle.proof["solution"])
         puzzles.append(
             {"id": puzzle.pk, "variant": puzzle.variant, "moves": solution[::2], "name": name}
@@ -60,7 +64,7 @@ def main(users: int, plan_path: str) -> None:
 
         call_command("load_puzzles", str(ROOT / "fixtures" / "puzzles"), stdout=StringIO())
         known = {p["id"] for p in puzzles}
-        for row in Puzzle.objects.filter(author__isnull=True).exclude(pk__in=known):
+        for row in Puzzle.objects.practice().exclude(pk__in=known):
             solution = list((row.proof or {}).get("solution", []))
             if solution:
                 puzzles.append(

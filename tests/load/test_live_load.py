@@ -2,7 +2,8 @@
 WebSockets to uvicorn serving the site on loopback (in this process, on the test database; the
 channel layer on Redis database 11 when REDIS_URL is set). It asserts that every student saw
 every action and that the answers sent at once were counted exactly, not the times: the times of
-a shared CI machine mean nothing (the full run of 30 students reports them, README)."""
+a shared CI machine mean nothing (the full run of 30 students reports them:
+docs/benchmarks/live.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.test import Client
 from classroom.models import Classroom
 from live.models import LiveAnswer, LiveSession, StepData
 from tests.conftest import _make_user
-from tests.load import live_load
+from tests.load import live_load, servers
 from tests.web.test_live_consumers import channel_layer  # noqa: F401 - the layer fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -43,7 +44,7 @@ def test_five_students_follow_every_action_and_their_answers_are_counted_exactly
         client.force_login(user)
         return f"sessionid={client.cookies['sessionid'].value}"
 
-    with live_load.serve_in_thread(application) as base:
+    with servers.serve_in_thread(application) as base:
         figures = asyncio.run(
             live_load.run_lesson(
                 base,

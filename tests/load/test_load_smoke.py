@@ -73,3 +73,38 @@ def test_a_short_load_run_has_no_errors(backend, tmp_path):
     assert cpu["server_ms_per_request"] > 0
     assert cpu["capacity_rps"] == pytest.approx(1000 * cpu["cores"] / cpu["server_ms_per_request"])
     assert "The server's CPU a request" in report.read_text()
+
+
+def test_a_short_fair_play_run_measures_the_replies_alone_and_beside_a_hog(tmp_path):
+    """LOAD_MIX=fairplay: a student's level-5 replies alone, then beside a visitor holding 12
+    level-8 games, on PostgreSQL and Redis with the play worker; the report has both figures."""
+    problem = _postgres_problem() or (
+        None if shutil.which("redis-server") else "redis-server is not installed"
+    )
+    if problem:
+        service_unavailable(problem)
+    report = tmp_path / "fair.md"
+    env = {
+        **os.environ,
+        "LOAD_MIX": "fairplay",
+        # the play worker at the web's priority: an idle-priority one on a busy CI machine may
+        # get no core for the 20 s (the figures are `make load`'s to measure, not this test's)
+        "LOAD_PLAY_SCHED": "nice",
+        "LOAD_PLAY_NICE": "0",
+        "LOAD_SECONDS": "20",
+        "LOAD_BACKENDS": "postgres",
+        "LOAD_REPORT": str(report),
+    }
+    done = subprocess.run(
+        [sys.executable, str(HERE / "run_load.py")],
+        env=env, capture_output=True, text=True, timeout=400,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    quiet, hog = json.loads(report.with_suffix(".json").read_text())
+    assert quiet["errors"] == hog["errors"] == 0 and hog["server_errors"] == []
+    rows = {s["backend"]: {r["endpoint"]: r for r in s["rows"]} for s in (quiet, hog)}
+    assert rows["postgres, quiet"]["level-5 reply"]["requests"] > 0
+    assert "hog start" not in rows["postgres, quiet"]
+    assert rows["postgres, hog"]["hog start"]["requests"] == 12
+    assert rows["postgres, hog"]["level-5 reply"]["requests"] > 0
+    assert "level-5 reply p50/p95/p99 (1 round of 20 s each): quiet" in report.read_text()

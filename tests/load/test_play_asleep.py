@@ -1,6 +1,6 @@
-"""The load test's sleeping computer (tests/load/play_asleep.py, LOAD_PLAY_THINK=sleep): it takes
-its time without computing, stretches like the real search while the web is busy, answers a
-forced move at once, and stands in for the play worker's search module only."""
+"""The load test's sleeping computer (tools/play_asleep.py, LOAD_PLAY_THINK=sleep): it takes
+its time without computing, answers a forced move at once, and stands in for the play worker's
+search module only."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import dama
 import dama.search
 import play.engine
-from tests.load import play_asleep
+from tools import play_asleep
 
 SEVERAL = "W:W33,34:B19"  # four moves
 FORCED = "W:W33:B28"  # 33x22 only
@@ -24,23 +24,6 @@ def test_it_sleeps_then_plays_a_legal_move_without_searching_deep(monkeypatch):
     assert took >= 0.05
     assert result.move in board.legal_moves
     assert result.nodes <= dama.search.LEVELS[1].nodes  # level 1's move, not level 8's search
-
-
-def test_the_pause_stretches_the_sleep_as_it_does_a_search(monkeypatch):
-    monkeypatch.setattr(play_asleep, "SLEEP_SECONDS", 0.03)
-    asked = []
-
-    def pause() -> float:
-        asked.append(1)
-        if len(asked) == 1:
-            time.sleep(0.05)  # a web request ran: the wait is not counted
-            return 0.05
-        return 0.0
-
-    t0 = time.monotonic()
-    play_asleep.Asleep(dama.search).best_move(dama.Board("international", SEVERAL), 8, pause=pause)
-    assert time.monotonic() - t0 >= 0.08
-    assert len(asked) > 1
 
 
 def test_a_forced_move_and_an_instant_level_are_answered_at_once(monkeypatch):
@@ -67,3 +50,10 @@ def test_the_worker_process_hook_replaces_only_the_play_search_module(monkeypatc
     board = dama.Board("international", SEVERAL)
     assert found.notation in {str(m) for m in board.legal_moves}
     assert found.nodes <= dama.search.LEVELS[1].nodes
+
+
+def test_a_weaker_level_sleeps_its_share_of_the_strongest_levels_time(monkeypatch):
+    monkeypatch.setattr(play_asleep, "SLEEP_SECONDS", 1.5)
+    asleep = play_asleep.Asleep(dama.search)
+    assert asleep.seconds(8) == 1.5
+    assert asleep.seconds(5) == 1.5 * 6000 / 400000

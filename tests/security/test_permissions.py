@@ -14,8 +14,11 @@ from django.utils import timezone
 from accounts.mail import confirmation_token
 from tests.puzzle_fixtures import make_puzzle
 from tests.web.play_helpers import FakeSearch
+from tests.web.test_analysis_permissions import MATRIX as ANALYSIS_MATRIX
 from tests.web.test_classroom_permissions import MATRIX as CLASSROOM_MATRIX
 from tests.web.test_live_permissions import MATRIX as LIVE_MATRIX
+from tests.web.test_tournament_permissions import MATRIX as TOURNAMENT_MATRIX
+from tests.web.test_versus_permissions import MATRIX as VERSUS_MATRIX
 
 from .urlconf import site_routes, url_names
 
@@ -50,6 +53,8 @@ MATRIX = [
     ("login", "get", lambda w: {}, None, ALL),
     ("logout", "post", lambda w: {}, {}, REDIRECT),
     ("profile", "get", lambda w: {}, None, ACCOUNT),
+    ("certificate_name", "get", lambda w: {}, None, ACCOUNT),
+    ("certificate_name", "post", lambda w: {}, {"certificate_name": "Anna Nováková"}, ACCOUNT_POST),
     ("confirm_email", "get", lambda w: {"token": confirmation_token(w.student, "new@example.com")}, None, ALL),
     ("confirm_email", "get", lambda w: {"token": "bad-token"}, None, {r: 400 for r in ROLES}),
     ("confirm_email", "post", lambda w: {"token": confirmation_token(w.student, "new@example.com")}, {}, REDIRECT),
@@ -68,6 +73,10 @@ MATRIX = [
     ("lessons:check", "post", lambda w: w.step, {"answer": "4"}, ALL),
     ("lessons:hint", "post", lambda w: w.step, {}, ALL),
     ("lessons:solution", "post", lambda w: w.step, {}, ALL),
+    # a lesson's test-out: anyone's (a visitor's in the session); an answer with none going on: 409
+    ("lessons:test_out", "get", lambda w: {"variant": "czech", "lesson": "czech-king"}, None, ALL),
+    ("lessons:test_out_start", "post", lambda w: {"variant": "czech", "lesson": "czech-king"}, {}, REDIRECT),
+    ("lessons:test_out_check", "post", lambda w: {"variant": "czech", "lesson": "czech-king"}, {"answer": "22-18"}, {r: 409 for r in ROLES}),
     ("puzzles:index", "get", lambda w: {}, None, REDIRECT),
     ("puzzles:dashboard_index", "get", lambda w: {}, None, REDIRECT),
     ("puzzles:mining", "get", lambda w: {}, None, STAFF),
@@ -92,6 +101,9 @@ MATRIX = [
     ("review:skip", "post", lambda w: {"variant": "czech"}, {"reset": "1"}, REDIRECT),
     ("review:reminders", "post", lambda w: {}, {"daily_email": "on"}, ACCOUNT_POST),
     ("review:class_add_set", "post", lambda w: {"pk": w.classroom.pk}, {"puzzle_set": "0"}, {"anonymous": LOGIN, "student": 403, "teacher": 400, "staff": 404}),
+    # a class's students' personal puzzles from their games (issue 49): the class's teachers only; a puzzle or set not theirs to copy: 400
+    ("analysis:class_puzzles", "get", lambda w: {"pk": w.classroom.pk}, None, CLASS_TEACHERS),
+    ("analysis:class_add_puzzle", "post", lambda w: {"pk": w.classroom.pk}, {"puzzle": "0", "puzzle_set": "0"}, {**CLASS_TEACHERS, "teacher": 400}),
     ("play:games", "get", lambda w: {}, None, ALL),
     ("play:new", "get", lambda w: {"variant": "czech"}, None, ALL),
     ("play:new", "post", lambda w: {"variant": "czech"}, {"level": "5", "color": "white"}, REDIRECT),
@@ -113,7 +125,9 @@ MATRIX = [
     ("exams:answer", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0", "answer": "zz"}, {**EXAM_OWNER, "student": 400}),
     ("exams:skip", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0"}, {**EXAM_OWNER, "student": 302}),
     ("exams:endgame", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"index": "0"}, {**EXAM_OWNER, "student": 400}),
-    ("exams:finish", "post", lambda w: {"pk": exams_of(w).exam.pk}, {}, {**EXAM_OWNER, "student": 302}),
+    # handing in with questions open asks first (409 with the question); confirmed, it ends the exam
+    ("exams:finish", "post", lambda w: {"pk": exams_of(w).exam.pk}, {}, {**EXAM_OWNER, "student": 409}),
+    ("exams:finish", "post", lambda w: {"pk": exams_of(w).exam.pk}, {"confirm": "1"}, {**EXAM_OWNER, "student": 302}),
     ("exams:certificate_pdf", "get", lambda w: {"code": exams_of(w).certificate.code}, None, EXAM_OWNER),
     ("exams:verify", "get", lambda w: {"code": exams_of(w).certificate.code}, None, ALL),
     ("exams:class_exams", "get", lambda w: {"classroom": w.classroom.pk}, None, CLASS_TEACHERS),
@@ -123,8 +137,24 @@ MATRIX = [
     ("exams:class_certificates", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {**CLASS_TEACHERS, "teacher": 409}),
     ("exams:class_certificates_job", "get", lambda w: {"pk": exams_of(w).class_exam.pk, "job_id": exams_of(w).print_job.pk}, None, CLASS_TEACHERS),
     ("exams:class_certificates_pdf", "get", lambda w: {"pk": exams_of(w).class_exam.pk, "job_id": exams_of(w).print_job.pk}, None, CLASS_TEACHERS),
+    # the analysis board (issue 49): anyone's; the engine needs an account; a job is its owner's (and staff's)
+    ("explore:board", "get", lambda w: {}, None, ALL),
+    ("explore:setup", "post", lambda w: {}, {"variant": "czech", "position": "W:W21:B1"}, REDIRECT),
+    ("explore:move", "post", lambda w: {}, {"variant": "czech", "fen": "W:W21-32:B1-12", "move": "22-18"}, REDIRECT),
+    ("explore:analyse", "post", lambda w: {}, {"variant": "czech", "fen": "W:W21-32:B1-12"}, REDIRECT),
+    ("explore:job", "get", lambda w: {"job_id": explore_job_of(w)}, None, {**OWNER, "staff": 200}),
+    ("explore:pdn", "get", lambda w: {}, None, {r: 400 for r in ROLES}),
     ("exams:class_exam_start", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {"anonymous": LOGIN, "student": 302, "teacher": 403, "staff": 404}),
 ]  # fmt: skip
+
+
+def explore_job_of(w):
+    """The student's analysis on the analysis board."""
+    from core.models import Job
+
+    return Job.objects.create(
+        kind="explore_analysis", owner=w.student, params={"fen": "W:W21:B1", "variant": "czech"}
+    ).pk
 
 
 def exams_of(w):
@@ -225,6 +255,9 @@ def test_the_two_matrices_cover_every_url_of_the_site():
         {row[0] for row in MATRIX}
         | {f"classroom:{row[0]}" for row in CLASSROOM_MATRIX}
         | {f"live:{row[0]}" for row in LIVE_MATRIX}
+        | {f"versus:{row[0]}" for row in VERSUS_MATRIX}
+        | {f"tournaments:{row[0]}" for row in TOURNAMENT_MATRIX}
+        | {f"analysis:{row[0]}" for row in ANALYSIS_MATRIX}
     )
     assert url_names() - covered == set(), "add a row for each new view"
 

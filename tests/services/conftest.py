@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
@@ -24,7 +23,7 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import drop_pools, redis_problem, redis_url, service_unavailable
-from tests.web.test_worker import database_url_for_worker, worker_ready
+from tests.web.test_worker import database_url_for_worker, wait_until_ready
 
 #: the Redis database of these tests (DAMA_TEST_VERIFY_REDIS_URL overrides)
 VERIFY_REDIS_DB = 13
@@ -152,12 +151,7 @@ class Worker:
     def wait_ready(self, seconds: float = 60) -> None:
         from dama_learn.celery import app
 
-        deadline = time.monotonic() + seconds
-        while not worker_ready(app, self.broker, self.hostname):
-            if self.proc.poll() is not None:
-                pytest.fail(f"the worker exited with {self.proc.returncode}:\n{self.log()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the worker was not ready within {seconds} s:\n{self.log()}")
+        wait_until_ready(app, self.broker, self.hostname, self.proc, self.log_path, seconds)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

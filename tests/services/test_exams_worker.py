@@ -9,7 +9,6 @@ other test runs on the same Redis see none of these messages.
 from __future__ import annotations
 
 import os
-import time
 from urllib.parse import urlparse, urlunparse
 
 import pytest
@@ -19,7 +18,7 @@ from django.utils import timezone
 from classroom.models import Classroom
 from core.models import Job
 from exams.models import ClassExam, Exam
-from tests.conftest import redis_url
+from tests.conftest import redis_url, wait_until
 from tests.web.test_exams import answer_right, pdf_text
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -67,11 +66,12 @@ def test_a_worker_prints_the_class_certificates_the_page_follows(
     assert response.status_code == 202
     status_url = response["Location"]
     job = Job.objects.get()
-    deadline = time.monotonic() + 60
-    while not Job.objects.get(pk=job.pk).is_finished:
-        if time.monotonic() > deadline:
-            pytest.fail(f"the print was not done within 60 s:\n{worker.log()[-3000:]}")
-        time.sleep(0.1)
+    wait_until(
+        lambda: Job.objects.get(pk=job.pk).is_finished,
+        60,
+        "the print done",
+        details=lambda: worker.log()[-3000:],
+    )
     job.refresh_from_db()
     assert job.status == Job.Status.DONE, job.error
     assert job.worker == worker.hostname and "exams.print_certificates" in worker.log()

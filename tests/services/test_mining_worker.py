@@ -10,14 +10,12 @@ meet. The workers get task time limits long enough for a mining task.
 from __future__ import annotations
 
 import os
-import time
 from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-from puzzles import mining
 from puzzles.models import MiningJob, Puzzle
-from tests.conftest import redis_url
+from tests.conftest import redis_url, wait_until
 from tests.services.conftest import (
     FAST_REDELIVERY,
     KEY_PREFIX,
@@ -70,20 +68,23 @@ def mining_workers(transactional_db, tmp_path, mining_broker):
 
 
 def wait_done(pk: int, workers: list[Worker], seconds: float = 300) -> MiningJob:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def done() -> MiningJob | None:
         job = MiningJob.objects.get(pk=pk)
-        if job.status == MiningJob.Status.DONE:
-            return job
-        time.sleep(0.5)
-    logs = "\n".join(f"--- {w.hostname}:\n{w.log()[-3000:]}" for w in workers)
-    pytest.fail(f"mining job {pk} not done after {seconds} s\n{logs}")
+        return job if job.status == MiningJob.Status.DONE else None
+
+    return wait_until(
+        done,
+        seconds,
+        f"mining job {pk} done",
+        every=0.5,
+        details=lambda: "\n".join(f"--- {w.hostname}:\n{w.log()[-3000:]}" for w in workers),
+    )
 
 
 def test_two_worker_processes_mine_a_job_and_a_rerun_saves_nothing_twice(mining_workers):
     workers = mining_workers(2)
-    job = mining.start_job("czech", tasks=2, games=1, per_task=1, nodes=300, first_seed=10)
-    mining.send(job)  # the test runs outside a request: no on_commit hook fires
+    job = MiningJob.start("czech", tasks=2, games=1, per_task=1, nodes=300, first_seed=10)
+    job.send()  # the test runs outside a request: no on_commit hook fires
     job = wait_done(job.pk, workers)
     assert job.done_tasks == 2 and sorted(job.finished_seeds) == [10, 11]
     assert len(set(job.workers)) == 2, job.workers  # both processes took a task
@@ -93,8 +94,8 @@ def test_two_worker_processes_mine_a_job_and_a_rerun_saves_nothing_twice(mining_
     assert all(p.verdict == "unique" and p.worker == "PDN" for p in saved)  # proof shipped along
     assert all(p.source.startswith("engine czech level 4 varied 4 seed ") for p in saved)
     # the same seeds again: every puzzle is known, none is saved twice
-    again = mining.start_job("czech", tasks=2, games=1, per_task=1, nodes=300, first_seed=10)
-    mining.send(again)
+    again = MiningJob.start("czech", tasks=2, games=1, per_task=1, nodes=300, first_seed=10)
+    again.send()
     again = wait_done(again.pk, workers)
     assert again.found == 0 and again.known >= job.found
     assert Puzzle.objects.filter(variant="czech").count() == len(saved)

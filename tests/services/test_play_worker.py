@@ -10,13 +10,13 @@ other test runs on the same Redis see none of these messages.
 from __future__ import annotations
 
 import os
-import time
+from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 import pytest
 
 from play.models import Game
-from tests.conftest import redis_url
+from tests.conftest import redis_url, wait_until
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -39,14 +39,15 @@ def play_broker(request, monkeypatch):
 
 
 def wait_for_game(pk: int, done, worker, seconds: float = 60) -> Game:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def finished() -> Game | None:
         game = Game.objects.get(pk=pk)
-        if done(game):
-            return game
-        time.sleep(0.1)
-    pytest.fail(
-        f"game {pk} not done after {seconds} s: {Game.objects.filter(pk=pk).values().first()}\n{worker.log()[-3000:]}"
+        return game if done(game) else None
+
+    return wait_until(
+        finished,
+        seconds,
+        f"game {pk} done",
+        details=lambda: f"{Game.objects.filter(pk=pk).values().first()}\n{worker.log()[-3000:]}",
     )
 
 
@@ -85,59 +86,20 @@ def test_a_worker_plays_the_first_move_when_the_player_takes_black(
     assert len(game.moves) == 1 and not game.player_white
 
 
-def test_a_play_worker_searches_only_while_no_web_request_runs(
-    client, play_broker, start_worker, tmp_path
-):
-    """With ``DAMA_WEB_BUSY_FILE`` the worker's search waits while a web request is marked there
-    (as gunicorn marks each request it serves), and goes on once it is over. (Requests without
-    a gap let it on by a few hundred nodes every ``MOST_SECONDS``: level 6 searches 16,000.)"""
-    from core.webbusy import WebBusy
-    from play import engine
-
-    busy_file = str(tmp_path / "web-busy")
-    worker = start_worker(play_broker, queues="play", env={"DAMA_WEB_BUSY_FILE": busy_file})
-    client.post("/play/czech/", {"level": "6", "color": "white"})
-    game = Game.objects.get()
-    client.post(f"/play/game/{game.pk}/move", {"move": "22-18"}, **HX)
-    t0 = time.monotonic()
-    game = wait_for_game(game.pk, lambda g: g.state == Game.State.PLAYER, worker)
-    unhindered = time.monotonic() - t0  # the worker is warm: a reply well within a second
-    web = WebBusy(busy_file)
-    web.start()
-    try:
-        board = game.board()
-        for move in sorted(board.generate_legal_moves(), key=lambda m: m.routes[0]):
-            board.push(move)
-            choices = len(board.generate_legal_moves())
-            board.pop()
-            if choices > 1:  # the computer has a choice to search (a forced move is not)
-                break
-        text = engine.notation_of(board, move.routes[0])
-        response = client.post(f"/play/game/{game.pk}/move", {"move": text}, **HX)
-        assert response.status_code == 200, response.content
-        for _ in range(8):  # a long stream of requests: the computer waits
-            time.sleep(0.25)
-            web.start()
-            assert Game.objects.get(pk=game.pk).state == Game.State.THINKING
-    finally:
-        web.end()
-    t0 = time.monotonic()
-    game = wait_for_game(game.pk, lambda g: g.state == Game.State.PLAYER, worker)
-    assert len(game.moves) == 4
-    assert time.monotonic() - t0 < max(5.0, 10 * unhindered)
-
-
 def pool_processes(worker, count: int, seconds: float = 30) -> list[int]:
     """The pids of the worker's ``count`` pool processes (its children), once they are up."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        path = f"/proc/{worker.proc.pid}/task/{worker.proc.pid}/children"
-        with open(path) as f:
-            children = [int(pid) for pid in f.read().split()]
-        if len(children) >= count:
-            return children
-        time.sleep(0.1)
-    pytest.fail(f"the worker has not {count} pool processes:\n{worker.log()[-3000:]}")
+    path = Path(f"/proc/{worker.proc.pid}/task/{worker.proc.pid}/children")
+
+    def children() -> list[int]:
+        found = [int(pid) for pid in path.read_text().split()]
+        return found if len(found) >= count else []
+
+    return wait_until(
+        children,
+        seconds,
+        f"the worker's {count} pool processes",
+        details=lambda: worker.log()[-3000:],
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this OS")
@@ -160,3 +122,51 @@ def test_a_worker_left_unpinned_lets_its_processes_run_anywhere(play_broker, sta
     cores = set(os.sched_getaffinity(0))
     worker = start_worker(play_broker, queues="play", concurrency=2)
     assert [os.sched_getaffinity(pid) for pid in pool_processes(worker, 2)] == [cores, cores]
+
+
+def test_another_players_reply_is_not_queued_behind_a_hogs_twelve_games(
+    client, play_broker, start_worker, student
+):
+    """One visitor's twelve games at level 8 (the computer to move in each) hold one search on
+    the workers at a time: another player's level-5 reply is searched next, not after the
+    twelve (issue 45: it waited 22 s for them)."""
+    from django.test import Client
+
+    worker = start_worker(play_broker, queues="exam,play")
+    hog = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(12):
+        assert hog.post("/play/czech/", {"level": "8", "color": "black"}).status_code == 302
+    hogs = Game.objects.filter(user=None)
+    assert hogs.count() == 12
+    client.force_login(student)
+    client.post("/play/czech/", {"level": "5", "color": "white"})
+    mine = Game.objects.get(user=student)
+    assert client.post(f"/play/game/{mine.pk}/move", {"move": "22-18"}, **HX).status_code == 200
+    wait_for_game(mine.pk, lambda g: g.state == Game.State.PLAYER, worker)
+    replied = hogs.filter(state=Game.State.PLAYER).count()
+    assert replied <= 2, f"{replied} of the hog's games were answered first"
+    # the hog's games go on, one at a time, the next one after the other player's
+    second = hogs.order_by("pk")[1]
+    wait_for_game(second.pk, lambda g: g.state == Game.State.PLAYER, worker)
+
+
+def test_an_exams_search_is_taken_before_the_play_queue(
+    play_broker, start_worker, django_user_model
+):
+    """An exam's game's search goes to the ``exam`` queue, which the play worker serves beside
+    ``play``: it is taken at the worker's next pick, not after the searches waiting there."""
+    worker = start_worker(play_broker, queues="exam,play")
+    games = [
+        Game.start(
+            user=django_user_model.objects.create_user(f"player{i}"),
+            variant="czech", level=8, player_white=False,
+        )
+        for i in range(4)
+    ]  # fmt: skip
+    sitter = django_user_model.objects.create_user("sitter")
+    exam_game = Game.start(
+        user=sitter, variant="czech", level=5, player_white=False, source=Game.Source.EXAM
+    )
+    wait_for_game(exam_game.pk, lambda g: g.state == Game.State.PLAYER, worker)
+    replied = Game.objects.filter(pk__in=[g.pk for g in games], state=Game.State.PLAYER).count()
+    assert replied <= 1, f"{replied} of the players' games were answered before the exam's"

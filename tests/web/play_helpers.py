@@ -44,7 +44,7 @@ class FakeSearch:
     def level_for(self, variant, number):
         return self.LEVELS[number]
 
-    def best_move(self, board, level, seed=None, memory=None, pause=None):
+    def best_move(self, board, level, seed=None, memory=None):
         moves = sorted(board.generate_legal_moves(), key=lambda m: m.routes[0])
         if not moves:
             raise ValueError("game over")
@@ -52,7 +52,7 @@ class FakeSearch:
         self.memories.append(memory)
         return SearchResult(moves[0], 0, 1, len(moves), (moves[0],), 0.001)
 
-    def search(self, board, depth=None, seconds=None, nodes=None, seed=None, pause=None):
+    def search(self, board, depth=None, seconds=None, nodes=None, seed=None):
         return self.best_move(board, 0, seed)
 
 

@@ -134,6 +134,14 @@ def test_learner_can_request_the_teacher_role_from_the_profile(client, student, 
     assert "waiting for an administrator" in client.get("/accounts/profile/").content.decode()
 
 
+@pytest.mark.parametrize("after", ["0", "١٢", "profile", "https://evil.example/", "/teach/"])
+def test_a_next_that_is_not_a_path_of_the_site_leads_to_the_profile(client, student, after):
+    client.force_login(student)
+    response = client.post("/accounts/teacher/", {"next": after})
+    assert response.status_code == 302
+    assert response.url == (after if after == "/teach/" else "/accounts/profile/")
+
+
 def test_request_teacher_needs_post(client, student):
     client.force_login(student)
     assert client.get("/accounts/teacher/").status_code == 405
@@ -156,6 +164,28 @@ def test_login_with_a_wrong_password_is_a_form_error(client, student):
 
 def test_login_switches_to_the_profile_language(client, student):
     Profile.objects.filter(user=student).update(language="cs")
+    response = client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert response.cookies["django_language"].value == "cs"
+
+
+def test_a_language_chosen_before_logging_in_wins_over_the_accounts_and_is_kept(client, student):
+    Profile.objects.filter(user=student).update(language="cs")
+    client.post("/language", {"language": "en", "next": "/"})
+    response = client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    assert response.cookies["django_language"].value == "en"
+    assert '<html lang="en">' in client.get("/").content.decode()
+    assert Profile.objects.get(user=student).language == "en"
+
+
+def test_the_accounts_language_comes_back_at_the_next_session_until_the_user_changes_it(
+    client, student
+):
+    Profile.objects.filter(user=student).update(language="cs")
+    client.post("/language", {"language": "en"})
+    client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    client.post("/language", {"language": "cs"})  # changed while signed in: the account's now
+    client.post("/accounts/logout/")
+    client.cookies.pop("django_language", None)  # another browser
     response = client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
     assert response.cookies["django_language"].value == "cs"
 
@@ -237,6 +267,59 @@ def test_profile_rejects_an_unknown_variant(client, student):
     )
     assert response.status_code == 400
     assert profile_of(student).preferred_variant == "czech"
+
+
+def test_the_profile_asks_the_name_certificates_print_and_keeps_it_tidy(client, student):
+    client.force_login(student)
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'name="profile-certificate_name"' in page and 'autocomplete="name"' in page
+    response = client.post(
+        "/accounts/profile/",
+        {
+            "profile-certificate_name": "  Žofie   O’Brien-Čermáková ",
+            "profile-preferred_variant": "czech",
+            "profile-language": "",
+            "account-email": student.email,
+        },
+    )
+    assert response.status_code == 302
+    assert profile_of(student).certificate_name == "Žofie O’Brien-Čermáková"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["examflow94519", "standa@example.com", "-Anna", "Anna-", "A", "Anna_Nová", "李小龍", "x" * 61],
+)
+def test_the_profile_refuses_a_name_a_certificate_cannot_print(client, student, name):
+    client.force_login(student)
+    response = client.post(
+        "/accounts/profile/",
+        {
+            "profile-certificate_name": name,
+            "profile-preferred_variant": "czech",
+            "profile-language": "",
+            "account-email": student.email,
+        },
+    )
+    assert response.status_code == 400
+    assert 'class="errors" role="alert"' in response.content.decode()
+    assert profile_of(student).certificate_name == ""
+
+
+def test_the_name_form_comes_back_to_the_page_that_asked(client, student):
+    client.force_login(student)
+    url = "/accounts/profile/name/?next=/exams/czech/"
+    page = client.get(url).content.decode()
+    assert 'name="next" value="/exams/czech/"' in page
+    refused = client.post(url, {"certificate_name": "", "next": "/exams/czech/"})
+    assert refused.status_code == 400 and profile_of(student).certificate_name == ""
+    saved = client.post(url, {"certificate_name": "Stanislav Dvořák", "next": "/exams/czech/"})
+    assert saved.status_code == 302 and saved.url == "/exams/czech/"
+    assert profile_of(student).certificate_name == "Stanislav Dvořák"
+    away = client.post(
+        url, {"certificate_name": "Stanislav Dvořák", "next": "https://evil.example/"}
+    )
+    assert away.url == "/accounts/profile/"
 
 
 def test_profile_needs_login(client):
@@ -353,6 +436,7 @@ def test_variant_chosen_before_login_becomes_the_preferred_one(client, student):
     assert profile_of(student).preferred_variant == "brazilian"
 
 
+@pytest.mark.slow  # load_demo imports the whole puzzle corpus, as the first `make run` does
 def test_demo_fixture_loads_and_its_accounts_log_in(client, settings):
     from django.core.management import call_command
 

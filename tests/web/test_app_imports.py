@@ -79,6 +79,10 @@ def test_the_apps_of_the_site_are_all_read():
         "play",
         "exams",
         "live",
+        "versus",
+        "tournaments",
+        "explore",
+        "analysis",
     }
 
 

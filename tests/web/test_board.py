@@ -151,6 +151,41 @@ def test_the_other_variants_take_moves_too(client, variant, move):
 # -- the one seam between the web and the engine (core.board) --------------------------------------
 
 
+#: the move box's examples of each variant: its notation, on its board (8x8: both notations)
+EXAMPLES = {
+    "czech": "22-18, 22x15x6, c3-d4",
+    "international": "32-28, 32x23x12",
+    "brazilian": "c3-d4, c3xe5xc7, 22-18",
+}
+
+
+@pytest.mark.parametrize("variant", EXAMPLES)
+def test_the_move_box_gives_examples_of_the_board_shown(client, variant):
+    """A 10x10 board's move box and its messages give 10x10 moves, not an 8x8 board's."""
+    html = client.get(f"/?variant={variant}").content.decode()
+    example = EXAMPLES[variant].split(",")[0]
+    assert f'placeholder="e.g. {example}"' in html
+    puzzle = make_puzzle(f"{variant}_gain")
+    html = client.get(f"/puzzles/{variant}/{puzzle.pk}/").content.decode()
+    assert f"or type the move ({EXAMPLES[variant]})." in html
+    fen = fen_in(client.get(f"/?variant={variant}").content.decode())
+    for move, said in (("", "Type a move ("), ("hello", "like ")):
+        response = client.post(
+            f"/board/{variant}/move", {"fen": fen, "move": move}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 400
+        assert f"{said}{EXAMPLES[variant]}" in unescape(response.content.decode())
+    if variant == "international":
+        assert "22-18" not in html and "c3-d4" not in html
+
+
+def test_every_example_of_a_move_box_is_a_move_the_engine_reads_on_its_board():
+    for variant in EXAMPLES:
+        board = dama.Board(variant, "W:W22,32:B1")  # any position: the examples' form is read
+        for text in dama.example_moves(variant):
+            assert board.read_entry(text=text).kind != dama.EntryKind.UNREADABLE, (variant, text)
+
+
 def test_the_entry_reader_follows_a_capture_landing_by_landing():
     board = dama.Board("czech", "W:W22:B18,11")  # 22 takes 18 and 11: 22x15x8
     half = read_entry(board, route="22,15")

@@ -1,6 +1,8 @@
 """The Czech text speaks with one voice and one vocabulary (docs/glossary.md): every Czech
 ``msgstr`` of the catalogues, the Czech texts of the lesson courses and the engine's Czech messages
-address the reader with "ty", never "vy", and use none of the words the glossary says to avoid."""
+address the reader with "ty", never "vy", and use none of the words the glossary says to avoid.
+Wherever a number meets a noun the message has plural forms (Czech says 1 kámen, 2 kameny, 5
+kamenů), all of them written."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ ROOT = Path(settings.BASE_DIR)
 GLOSSARY = ROOT / "docs" / "glossary.md"
 CATALOGUES = sorted(
     [ROOT / "locale", *ROOT.glob("*/locale")], key=lambda p: p.as_posix()
-)  # the project's and each app's
+)  # the project's (every app's texts are there)
 #: the engine's modules with Czech messages (explanations, outcomes, diagram descriptions)
 ENGINE_MODULES = ["explain.py", "outcome.py", "svg.py", "lang.py", "variants.py"]
 
@@ -120,7 +122,7 @@ def test_the_glossary_defines_the_draughts_terms_with_english_and_the_rulebook_a
 
 def test_czech_texts_are_collected_from_every_catalogue_course_and_engine_module():
     places = {where.split("/")[0] for where, _text in czech_texts()}
-    assert {"locale", "lessons", "puzzles", "classroom", "fixtures", "dama"} <= places
+    assert {"locale", "fixtures", "dama"} <= places
     assert len(czech_texts()) > 1000
 
 
@@ -164,3 +166,125 @@ def test_the_check_tells_vy_from_ty(text, verdict):
     words = [w.lower() for w in WORD.findall(text)]
     says_ty = not any(w in VY_PRONOUNS or (w.endswith("te") and len(w) > 3) for w in words)
     assert says_ty is verdict
+
+
+# -- a number and a noun: plural forms ----------------------------------------------------------------
+
+#: countable nouns of the site's English messages: a number before one of them (a placeholder or
+#: digits, with at most two words between: "%(n)s new puzzles", "%(pass)s right answers") makes
+#: a message that needs plural forms (ngettext, {% blocktranslate count %})
+COUNTABLE = [
+    "piece", "man", "men", "king", "move", "half-move", "puzzle", "student", "position", "step",
+    "star", "account", "entry", "entries", "question", "minute", "second", "hour", "day",
+    "answer", "card", "task", "node", "character", "attempt", "game", "point", "lesson", "class",
+    "classes", "set", "exercise", "motif", "try", "tries", "square", "capture", "certificate",
+    "page", "word", "time",
+]  # fmt: skip
+#: placeholders that never hold a number (a name, a move, a side, a wait written out ...)
+NOT_NUMBERS = [
+    "name", "move", "side", "reply", "wait", "square", "title", "set", "class", "cls", "what",
+    "within", "when", "reason", "example", "text", "email", "owner", "motif", "variant", "date",
+    "code", "char", "username", "site_name", "due", "route", "why", "selection", "label",
+]  # fmt: skip
+NUMBER = (
+    r"(?:%\((?!(?:" + "|".join(NOT_NUMBERS) + r")\))\w+\)[sd]|%[sd]"
+    r"|\{\{ ?(?!(?:" + "|".join(NOT_NUMBERS) + r") ?\}\})\w+ ?\}\}"
+    r"|(?<![\w×.-])\d+(?![\w×.-]))"
+)
+NOUN = (
+    r"(?:"
+    + "|".join(re.escape(w) + ("" if w.endswith("s") else "(?:e?s)?") for w in COUNTABLE)
+    + r")"
+)
+#: words between the number and the noun ("new", "rated", "right"), not ones that end the count
+BETWEEN = r"(?:\s+(?!(?:or|and|to|from|for|than|if|of|is|are|in)\b)[a-z]+)"
+COUNTED = re.compile(NUMBER + BETWEEN + r"{0,2}?\s+" + NOUN + r"\b", re.IGNORECASE)
+
+
+def read_entries(path: Path) -> list[dict]:
+    """Every entry of a .po file: its msgid, msgid_plural ("" when none), the msgstr forms and
+    where it comes from; the header and obsolete entries left out."""
+    entries: list[dict] = []
+    entry: dict | None = None
+    field = ""
+    for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            if entry is not None and entry["msgid"]:
+                entries.append(entry)
+            entry, field = None, ""
+            continue
+        if entry is None:
+            entry = {"msgid": "", "plural": "", "forms": {}, "where": []}
+        if line.startswith("#:"):
+            entry["where"] += line[2:].split()
+        elif line.startswith("#"):
+            continue
+        elif line.startswith("msgctxt "):
+            field = "ctx"
+        elif line.startswith("msgid "):
+            field, entry["msgid"] = "msgid", ast.literal_eval(line[6:])
+        elif line.startswith("msgid_plural "):
+            field, entry["plural"] = "plural", ast.literal_eval(line[13:])
+        elif line.startswith("msgstr"):
+            key, text = line.split(" ", 1)
+            field = key
+            entry["forms"][key] = ast.literal_eval(text)
+        elif line.startswith('"') and field in ("msgid", "plural"):
+            entry[field] += ast.literal_eval(line)
+        elif line.startswith('"') and field.startswith("msgstr"):
+            entry["forms"][field] += ast.literal_eval(line)
+    return entries
+
+
+def czech_entries() -> list[tuple[str, dict]]:
+    return [
+        (catalogue.relative_to(ROOT).as_posix(), entry)
+        for catalogue in CATALOGUES
+        for entry in read_entries(catalogue / "cs" / "LC_MESSAGES" / "django.po")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("%(n)d pieces", True), ("Rating after %(games)s rated puzzles.", True),
+        ("{{ n }} puzzles", True), ("At most %(max)s accounts at once.", True),
+        ("At least 8 characters", True), ("%(pass)s right answers are needed.", True),
+        ("Position %(n)s of %(total)s", False), ("Level %(level)s", False),
+        ("8×8 board, men capture", False), ("Write a square to mark (27)", False),
+        ("The file is %(size)s KB", False), ("Say 1 (liked) or 0 (not liked).", False),
+        ("%(name)s teaches this class too now.", False), ("Wait %(wait)s and try again.", False),
+        ("empty: 1 for a capture, else 5.", False), ("%(move)s is a move, but not a capture.", False),
+    ],
+)  # fmt: skip
+def test_the_check_finds_a_number_before_a_noun(text, counted):
+    assert bool(COUNTED.search(text)) is counted
+
+
+def test_a_number_before_a_noun_has_plural_forms():
+    """ "Bílý na tahu získá 4 kamenů": a message where a number meets a noun is translated with
+    plural forms, so that Czech can say 1 kámen, 4 kameny, 5 kamenů."""
+    entries = czech_entries()
+    assert len(entries) > 1000
+    offending = [
+        f"{where}: {entry['msgid']!r} ({', '.join(entry['where'][:2])})"
+        for where, entry in entries
+        if not entry["plural"] and COUNTED.search(entry["msgid"])
+    ]
+    assert offending == []
+
+
+def test_every_czech_plural_message_has_all_its_forms():
+    """Czech's catalogues declare four forms (one, two to four, a fraction, five and more):
+    every plural message has them all, none empty."""
+    for catalogue in CATALOGUES:
+        header = (catalogue / "cs" / "LC_MESSAGES" / "django.po").read_text("utf-8")
+        assert "nplurals=4;" in header, catalogue
+    missing = [
+        f"{where}: {entry['msgid']!r}"
+        for where, entry in czech_entries()
+        if entry["plural"]
+        and [entry["forms"].get(f"msgstr[{n}]", "") != "" for n in range(4)] != [True] * 4
+    ]
+    assert missing == []

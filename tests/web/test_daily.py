@@ -208,17 +208,30 @@ def test_the_stream_does_not_serve_todays_puzzle_while_others_remain(client, poo
         assert f"/puzzles/czech/{row.puzzle_id}/" not in location
 
 
+def test_the_stream_left_with_only_todays_puzzle_leads_to_the_daily_page():
+    """A pool of one puzzle, today's daily puzzle: the stream sends the player to the daily
+    page itself, not to the puzzle's address (which would only send them on)."""
+    from django.test import Client
+
+    make_puzzle("czech_capture")
+    row = daily.daily_puzzle("czech")
+    assert row is not None
+    response = Client().get("/puzzles/czech/")
+    assert response.status_code == 302 and response["Location"] == "/daily/czech/"
+
+
 def test_the_puzzle_page_reads_the_daily_and_exam_facts_with_its_puzzle(client, pool):
-    # one query for the puzzle, today's daily flag and the exams' reservation, not three
+    # one query for the puzzle and today's daily flag (whether the exams keep it is a column of
+    # the row itself), not two
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     puzzle = pool[0]
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(f"/puzzles/czech/{puzzle.pk}/").status_code == 200
-    for table in ('"puzzles_dailypuzzle"', '"exams_reservedpuzzle"'):
-        reading = [q["sql"] for q in ctx.captured_queries if table in q["sql"]]
-        assert reading and all('FROM "puzzles_puzzle"' in sql for sql in reading)
+    reading = [q["sql"] for q in ctx.captured_queries if '"puzzles_dailypuzzle"' in q["sql"]]
+    assert reading and all('FROM "puzzles_puzzle"' in sql for sql in reading)
+    assert any('"for_exams"' in sql for sql in reading)
     # and a kept puzzle's flag lives no longer than its day
     row = daily.daily_puzzle("czech", daily.today() + timedelta(days=1))
     assert client.get(f"/puzzles/czech/{row.puzzle_id}/").status_code == 200

@@ -10,16 +10,33 @@ from django.conf import settings
 from core import board as core_board
 from core.variants import VARIANT_NAMES
 
-APPS = ["core", "accounts", "lessons", "puzzles", "classroom", "play", "dama_learn", "exams"]
-#: the modules that import the engine: one per app, and core's variant registry (dama.VARIANTS)
+APPS = [
+    "core",
+    "accounts",
+    "lessons",
+    "puzzles",
+    "classroom",
+    "play",
+    "dama_learn",
+    "exams",
+    "versus",
+    "explore",
+    "analysis",
+]
+#: the modules that import the engine: one per app, and core's (the board seam, the variant
+#: registry of dama.VARIANTS, and the judge of an exercise, which the lessons and the exams share)
 ADAPTERS = {
     "core/board.py",
+    "core/exercise.py",
     "core/variants.py",
     "lessons/engine.py",
     "puzzles/engine.py",
     "classroom/engine.py",
     "play/engine.py",
     "exams/engine.py",
+    "versus/engine.py",
+    "explore/engine.py",
+    "analysis/engine.py",
 }
 
 
@@ -40,12 +57,15 @@ def imports_dama(path: Path) -> bool:
 
 
 def test_only_the_adapter_modules_import_the_engine():
+    """The site's code reaches the engine through the adapters. A migration is not the site's
+    code: it carries a frozen copy of what its data step ran (docs/architecture.md), and may use
+    the engine as the library it is, as it may any installed package."""
     root = Path(settings.BASE_DIR)
     offenders = []
     for app in APPS:
         for path in (root / app).rglob("*.py"):
             rel = path.relative_to(root).as_posix()
-            if imports_dama(path) and rel not in ADAPTERS:
+            if imports_dama(path) and rel not in ADAPTERS and "/migrations/" not in rel:
                 offenders.append(rel)
     assert offenders == []
 

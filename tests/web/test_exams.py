@@ -12,15 +12,16 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+from core import exercise
 from core.variants import VARIANT_NAMES
 from exams import models as exam_models
 from exams import pool
 from exams.levels import Draw, Level, PuzzleFilter, levels, rule_questions
-from exams.models import Certificate, ClassExam, Exam, Refused, ReservedPuzzle
-from lessons import engine as lessons_engine
+from exams.models import Certificate, ClassExam, Exam, Refused
 from lessons.course import get_course
 from puzzles import daily
 from puzzles.engine import normalize_fen, normalize_goal, read_puzzles
+from puzzles.models import Puzzle, in_exam_share
 from puzzles.player import Player
 from puzzles.stream import next_puzzle, public_pool
 from tests.puzzle_fixtures import make_puzzle
@@ -28,6 +29,22 @@ from tests.puzzle_fixtures import make_puzzle
 from .test_classroom import classroom, co_teacher, other_class, other_teacher  # noqa: F401
 
 T0 = timezone.now().replace(microsecond=0)
+
+
+def give_name(user, name: str):
+    """``user`` gave ``name`` as the name their certificates print (asked before a real exam)."""
+    from accounts.models import profile_of
+
+    profile = profile_of(user)
+    profile.certificate_name = name
+    profile.save(update_fields=["certificate_name"])
+    return user
+
+
+@pytest.fixture
+def student(student):
+    """The learner of tests/conftest.py, who gave the name their certificates print."""
+    return give_name(student, "Standa Řehoř")
 
 
 def right_answers(question) -> list[str]:
@@ -40,8 +57,11 @@ def right_answers(question) -> list[str]:
 
 def answer_right(exam: Exam, now=None) -> None:
     question = exam.question(exam.current)
-    outcome = exam.answer(index=exam.current, text=right_answers(question.rule)[0], now=now)
-    assert outcome.kind == "right", outcome
+    index = exam.current
+    outcome = exam.answer(index=index, text=right_answers(question.rule)[0], now=now)
+    assert outcome.kind == ("right" if exam.is_practice else "saved"), outcome
+    exam.refresh_from_db()
+    assert exam.answers[index]["state"] == "right"
 
 
 def tiny_level(*draws: Draw, number: int = 3, pass_mark: int = 1) -> Level:
@@ -78,13 +98,24 @@ def use_level(monkeypatch):
     return use
 
 
+#: the share of the corpus kept for the exams on a site (the tests' own is 0: tests/conftest.py)
+SITE_SHARE = 0.25
+
+
 @pytest.fixture
 def exam_puzzles(db, settings):
     """The two czech test puzzles, both proven unique and both kept for the exams."""
     settings.DAMA_EXAM_SHARE = 1.0
     puzzles = [make_puzzle("czech_capture"), make_puzzle("czech_gain")]
-    assert pool.reserve("czech") == 2
+    assert all(p.for_exams for p in puzzles)
     return puzzles
+
+
+@pytest.fixture
+def practice_puzzles(db, settings):
+    """The two czech test puzzles, both proven unique and both practice puzzles."""
+    settings.DAMA_EXAM_SHARE = 0.0
+    return [make_puzzle("czech_capture"), make_puzzle("czech_gain")]
 
 
 # -- the level data ---------------------------------------------------------------------------------
@@ -110,12 +141,12 @@ def test_every_rule_question_is_answered_right_by_its_answer_and_wrong_otherwise
     assert len(questions) > 100
     for question in questions.values():
         for text in right_answers(question):
-            verdict = lessons_engine.judge(question.step, text=text)
-            assert verdict.status == lessons_engine.RIGHT, (question.id, text, verdict)
+            verdict = exercise.judge(question.step, text=text)
+            assert verdict.status == exercise.RIGHT, (question.id, text, verdict)
     # a quiet move where a capture is compulsory is wrong, with the rule's article
     compulsory = next(q for q in questions.values() if q.kind == "compulsory")
-    wrong = lessons_engine.judge(compulsory.step, text="1-2")
-    assert wrong.status != lessons_engine.RIGHT
+    wrong = exercise.judge(compulsory.step, text="1-2")
+    assert wrong.status != exercise.RIGHT
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -138,22 +169,25 @@ def test_the_shipped_corpus_gives_every_level_enough_exam_questions(variant, set
     twice what one exam takes (the rule questions at least three times)."""
     pdn = (settings.BASE_DIR / "fixtures" / "puzzles" / f"{variant}.pdn").read_text()
     corpus = [p for p in read_puzzles(pdn, variant) if not isinstance(p, Exception)]
-    reserved = [
-        p for p in corpus
-        if pool.is_exam_puzzle(variant, normalize_fen(p.fen, variant), normalize_goal(p.goal))
-    ]  # fmt: skip
+    reserved, practice = [], []
+    for p in corpus:
+        kept = in_exam_share(
+            variant, normalize_fen(p.fen, variant), normalize_goal(p.goal), SITE_SHARE
+        )
+        (reserved if kept else practice).append(p)
     assert 0.15 * len(corpus) < len(reserved) < 0.35 * len(corpus)
     rules = rule_questions(variant).values()
     for lv in levels():
         for line in lv.draw:
             if line.rules:
                 assert sum(q.kind == line.rules for q in rules) >= 3 * line.count, (lv.number, line)
-            else:
-                have = sum(
-                    line.positions.matches(normalize_goal(p.goal), p.motifs, p.difficulty or 0)
-                    for p in reserved
-                )
-                assert have >= 2 * line.count, (variant, lv.number, line, have)
+            else:  # real exams draw from the kept puzzles, practice exams from the others
+                for puzzles in (reserved, practice):
+                    have = sum(
+                        line.positions.matches(normalize_goal(p.goal), p.motifs, p.difficulty or 0)
+                        for p in puzzles
+                    )
+                    assert have >= 2 * line.count, (variant, lv.number, line, have)
 
 
 def test_the_exams_czech_says_ty_and_uses_the_glossarys_words(settings):
@@ -207,21 +241,22 @@ def test_reserved_puzzles_leave_the_stream_the_daily_puzzle_and_their_address(
         assert client.get(f"/puzzles/czech/{puzzle.pk}/").status_code == 404
 
 
-def test_unreserved_puzzles_stay_in_practice_and_reserving_is_idempotent(db, settings):
+def test_unkept_puzzles_stay_in_practice_and_keeping_a_grown_share_is_idempotent(db, settings):
     settings.DAMA_EXAM_SHARE = 0.0
     puzzle = make_puzzle("czech_capture")
-    assert pool.reserve("czech") == 0
+    assert Puzzle.objects.keep_exam_share() == 0
     assert list(public_pool("czech")) == [puzzle]
     settings.DAMA_EXAM_SHARE = 1.0
-    assert pool.reserve("czech") == 1 and pool.reserve("czech") == 0
+    assert Puzzle.objects.keep_exam_share() == 1 and Puzzle.objects.keep_exam_share() == 0
     assert not public_pool("czech").exists()
+    # once kept, always kept: a smaller share gives nothing back to practice
+    settings.DAMA_EXAM_SHARE = 0.0
+    assert Puzzle.objects.keep_exam_share() == 0 and not public_pool("czech").exists()
 
 
 def test_the_share_is_decided_by_a_hash_of_the_puzzle():
-    picks = [pool.is_exam_puzzle("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)]
-    assert picks == [
-        pool.is_exam_puzzle("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)
-    ]
+    picks = [in_exam_share("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)]
+    assert picks == [in_exam_share("czech", f"W:W{n}:B1", "capture", 0.25) for n in range(5, 33)]
     assert 0 < sum(picks) < len(picks)
 
 
@@ -231,8 +266,8 @@ def test_the_share_is_decided_by_a_hash_of_the_puzzle():
 def test_an_exam_never_draws_a_puzzle_practice_serves(db, settings):
     settings.DAMA_EXAM_SHARE = 0.0
     practice = make_puzzle("czech_capture")
+    settings.DAMA_EXAM_SHARE = 1.0
     kept = make_puzzle("czech_gain")
-    ReservedPuzzle.objects.create(puzzle=kept, variant="czech")
     level = tiny_level(Draw(1, puzzles=PuzzleFilter()))
     for seed in range(20):
         drawn = pool.draw(
@@ -246,11 +281,10 @@ def test_an_unproven_puzzle_is_never_an_exam_question(db, settings):
     settings.DAMA_EXAM_SHARE = 1.0
     puzzle = make_puzzle("czech_capture")
     puzzle.__class__.objects.filter(pk=puzzle.pk).update(verdict="cooked")
-    pool.reserve("czech")
     assert pool.candidates(tiny_level(Draw(1, puzzles=PuzzleFilter())), "czech") == [[]]
 
 
-def test_the_same_exam_is_never_drawn_twice_for_a_player(exam_puzzles, student, use_level):
+def test_the_same_exam_is_never_drawn_twice_for_a_player(practice_puzzles, student, use_level):
     level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter())))
     first = Exam.start(student, "czech", level.number, "practice")
     second = Exam.start(student, "czech", level.number, "practice")
@@ -270,7 +304,7 @@ def test_fresh_rule_questions_come_first(student):
 
 
 #: the examples of the move box's help text (an answer such as 15x6 may stand inside them)
-NOTATION_EXAMPLES = "(22-18, 22x15x6, c3-d4)"
+NOTATION_EXAMPLES = "(22-18, 22x15x6, c3-d4)"  # a Czech board's
 
 
 def test_the_exam_page_holds_no_answer_and_the_server_judges(client, student):
@@ -327,17 +361,18 @@ def test_a_puzzle_question_is_played_against_the_proof(client, exam_puzzles, stu
     first = exam.answer(index=0, text="22-17")
     assert first.kind == "continue" and "13x22" in first.message
     done = exam.answer(index=0, text="25x18x11")
-    assert done.kind == "right"
+    assert done.kind == "saved"  # a real exam says whether it was right at the end only
     exam.refresh_from_db()
     assert exam.is_finished and exam.score == 1 and exam.passed
-    assert Certificate.objects.filter(exam=exam, name="standa").exists()
+    assert Certificate.objects.filter(exam=exam, name="Standa Řehoř").exists()
 
 
 def test_a_wrong_move_makes_a_puzzle_question_wrong(exam_puzzles, student, use_level):
     level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter(goals=("gain",)))))
     exam = Exam.start(student, "czech", level.number, "real")
-    assert exam.answer(index=0, text="21-17").kind == "wrong"
+    assert exam.answer(index=0, text="21-17").kind == "saved"
     exam.refresh_from_db()
+    assert exam.answers[0]["state"] == "wrong"
     assert exam.is_finished and exam.score == 0 and not exam.passed
     assert not Certificate.objects.filter(exam=exam).exists()
 
@@ -398,6 +433,20 @@ def test_the_ladder_says_when_the_exam_can_be_taken_again(client, student):
     )
 
 
+def test_a_time_at_the_end_of_a_sentence_has_one_full_stop(client, student, settings):
+    """English times end in "p.m." already: "... again from 9:08 p.m.." was shown."""
+    settings.DAMA_EXAM_COOLDOWN_HOURS = 24
+    evening = timezone.localtime().replace(hour=21, minute=8) + timedelta(days=1)
+    exam = Exam.start(student, "czech", 1, "real", now=evening - timedelta(hours=24, minutes=5))
+    exam.finish(now=evening - timedelta(hours=24))
+    client.force_login(student)
+    ladder = client.get(reverse("exams:ladder", args=["czech"])).content.decode()
+    results = client.get(exam.get_absolute_url()).content.decode()
+    refused = client.post(reverse("exams:start", args=["czech", 1]), {"kind": "real"})
+    for html in (ladder, results, refused.content.decode()):
+        assert "9:08 p.m." in html and "p.m.." not in html
+
+
 def test_the_practice_results_explain_the_answers_and_the_real_ones_do_not(client, student):
     client.force_login(student)
     practice = Exam.start(student, "czech", 1, "practice")
@@ -405,12 +454,12 @@ def test_the_practice_results_explain_the_answers_and_the_real_ones_do_not(clien
     page = client.get(practice.get_absolute_url()).content.decode()
     assert page.count('data-testid="explanation"') == practice.total
     first = practice.question(0).rule.step
-    assert lessons_engine.answer_text(first) in page
+    assert exercise.answer_text(first) in page
     real = Exam.start(student, "czech", 1, "real")
     real.finish()
     page = client.get(real.get_absolute_url()).content.decode()
     assert 'data-testid="explanation"' not in page
-    assert lessons_engine.answer_text(real.question(0).rule.step) not in page
+    assert exercise.answer_text(real.question(0).rule.step) not in page
 
 
 def test_an_endgame_is_won_against_the_engine_in_a_game_of_the_play_app(
@@ -469,8 +518,7 @@ def test_an_endgame_with_a_hint_or_a_takeback_is_wrong(client, student, settings
 
 @pytest.fixture
 def passed_exam(student):
-    student.first_name, student.last_name = "Anna", "Nováková Řeřichová"
-    student.save()
+    give_name(student, "Anna Nováková Řeřichová")
     exam = Exam.start(student, "czech", 1, "real")
     while not exam.is_finished:
         answer_right(exam)
@@ -645,3 +693,393 @@ def test_the_pages_and_the_certificate_speak_czech(client, passed_exam):
     code = passed_exam.certificate.code
     _pages, text = pdf_text(client.get(reverse("exams:certificate_pdf", args=[code])).content)
     assert "Osvědčení" in text and "Kámen" in text and code in text
+
+
+# -- the exams' positions are sealed (issue 45) -----------------------------------------------------
+
+#: a proven win in two: 23-19, then White takes Black's last man whatever it plays
+ENDGAME = "W:W22,23:B14"
+
+
+def play_new(client, fen: str, method: str = "get"):
+    """Ask /play/czech/ for a game from ``fen`` (the form, or starting it)."""
+    url = reverse("play:new", args=["czech"])
+    if method == "get":
+        return client.get(url, {"fen": fen})
+    return client.post(url, {"fen": fen, "level": "1", "color": "white"})
+
+
+@pytest.fixture
+def endgame_sitting(client, student, settings, use_level, monkeypatch):
+    """A real sitting of a one-question level, its endgame game started and one move played:
+    ``(exam, game, fen_now)``, the computer (the first legal move) having answered."""
+    from play.models import Game
+    from tests.web.play_helpers import install_fake_search
+
+    install_fake_search(monkeypatch)
+    settings.DAMA_EXAM_SHARE = 1.0
+    settings.DAMA_EXAM_ENGINE_LEVEL = 1
+    make_puzzle("czech_capture", fen=ENDGAME, goal="win", horizon=2, motifs=[])
+    level = use_level(tiny_level(Draw(1, endgame=PuzzleFilter(goals=("win",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    client.force_login(student)
+    started = client.post(reverse("exams:endgame", args=[exam.pk]), {"index": "0"})
+    game = Game.objects.get(pk=int(started.url.rstrip("/").rsplit("/", 1)[1]))
+    assert client.post(reverse("play:move", args=[game.pk]), {"move": "23-19"}).status_code == 302
+    game.refresh_from_db()
+    assert len(game.moves) == 2 and not game.is_over and game.player_to_move
+    return exam, game, game.board().fen()
+
+
+def test_the_exam_games_position_cannot_be_copied_into_a_game_while_the_sitting_is_open(
+    client, endgame_sitting, outsider
+):
+    """The probe's path: the exam game's replay offers no "play on", and the position typed
+    into a new game is refused (a form error) for the player, a second account and a visitor,
+    before the game, after the first move, and turned round with the colours swapped."""
+    from django.test import Client
+
+    from play.models import Game
+
+    exam, game, now = endgame_sitting
+    replay = client.get(reverse("play:replay", args=[game.pk])).content.decode()
+    assert 'data-testid="play-on"' not in replay
+    turned = "B:W19:B10,11"  # the exam's position turned round, the colours swapped
+    second, visitor = Client(), Client()
+    second.force_login(outsider)
+    games = Game.objects.count()
+    for who in (client, second, visitor):
+        for fen in (ENDGAME, now, turned):
+            for method in ("get", "post"):
+                response = play_new(who, fen, method)
+                assert response.status_code == 400, (fen, method)
+                assert "belongs to an exam" in response.content.decode()
+    assert Game.objects.count() == games
+
+
+def test_the_exam_game_gives_no_hint_and_shows_no_hint_button(client, endgame_sitting):
+    exam, game, _now = endgame_sitting
+    page = client.get(reverse("play:game", args=[game.pk])).content.decode()
+    assert 'data-testid="hint-button"' not in page
+    refused = client.post(reverse("play:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403 and "belongs to an exam" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.hints == 0 and game.hint is None
+
+
+def test_a_game_may_not_move_into_an_exam_position_for_the_computer_to_play_on(
+    client, endgame_sitting
+):
+    """A position one move before the sitting's (not one the sitting reached): the player's
+    move into the sitting's position is refused, or the computer would answer it."""
+    import dama
+
+    exam, game, now = endgame_sitting
+    before = None
+    for square in range(1, 33):  # a black man one step behind where Black's man stands now
+        fen = f"B:W19,22:B{square}"
+        try:
+            board = dama.Board("czech", fen)
+        except ValueError:
+            continue
+        for move in board.generate_legal_moves():
+            board.push(move)
+            if board.fen() == now and square != 14:
+                before = (fen, move)
+            board.pop()
+    assert before is not None
+    fen, move = before
+    other = client.post(
+        reverse("play:new", args=["czech"]), {"fen": fen, "level": "1", "color": "black"}
+    )
+    assert other.status_code == 302
+    copy = int(other.url.rstrip("/").rsplit("/", 1)[1])
+    route = ",".join(str(sq) for sq in move.routes[0])
+    refused = client.post(
+        reverse("play:move", args=[copy]), {"route": route}, HTTP_HX_REQUEST="true"
+    )
+    assert refused.status_code == 403 and "belongs to an exam" in refused.content.decode()
+
+
+def test_after_the_sitting_its_endgame_positions_are_free_but_the_puzzles_stay_sealed(
+    client, endgame_sitting
+):
+    exam, game, now = endgame_sitting
+    exam.finish()
+    assert play_new(client, now).status_code == 200
+    assert play_new(client, ENDGAME).status_code == 400  # the exams' puzzle: sealed for good
+    game.refresh_from_db()
+    refused = client.post(reverse("play:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403  # the exam's own game never gives a hint
+
+
+def test_the_position_a_real_puzzle_question_shows_next_is_sealed_for_good(
+    client, student, settings, use_level
+):
+    settings.DAMA_EXAM_SHARE = 1.0
+    make_puzzle("czech_gain")
+    level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter(goals=("gain",)))))
+    exam = Exam.start(student, "czech", level.number, "real")
+    assert exam.answer(index=0, text="22-17").kind == "continue"
+    shown = "W:W21,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,10,12,15,22"  # after 22-17 13x22
+    client.force_login(student)
+    assert play_new(client, shown).status_code == 400
+    exam.finish()
+    assert play_new(client, shown).status_code == 400
+
+
+# -- kept for the exams from the first save, never practice (issue 45) -----------------------------
+
+
+def site_share_puzzles(settings) -> tuple[Puzzle, Puzzle]:
+    """The practice puzzle and the one the site's share keeps for the exams (czech_capture and
+    czech_gain: their hashes fall either side of 25 %), ``reserve_exam_puzzles`` run as on a
+    site; no exam is started."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.DAMA_EXAM_SHARE = SITE_SHARE
+    practice, kept = make_puzzle("czech_capture"), make_puzzle("czech_gain")
+    call_command("reserve_exam_puzzles", stdout=StringIO())
+    return practice, kept
+
+
+#: the moves of czech_gain's solution, as a page would write them
+KEPT_SOLUTION = ("22-17", "13x22", "25x18x11", "25x11")
+
+
+@pytest.mark.parametrize("way", ["loaded", "mined", "saved"])
+def test_a_corpus_puzzle_in_the_exams_share_is_never_served_even_before_any_exam(
+    client, teacher, settings, tmp_path, way
+):
+    """Item 6: the trainer, the daily puzzle, the puzzle's address and the teachers' search
+    never serve a puzzle of the share, from the moment it is loaded, mined or saved: no exam
+    has to start first."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from classroom.models import PuzzleSet
+    from puzzles.engine import write_puzzles
+
+    settings.DAMA_EXAM_SHARE = 0.0
+    shipped = [make_puzzle(name).to_data() for name in ("czech_capture", "czech_gain")]
+    Puzzle.objects.all().delete()
+    settings.DAMA_EXAM_SHARE = SITE_SHARE
+    if way == "loaded":
+        path = tmp_path / "czech.pdn"
+        path.write_text(write_puzzles(shipped), "utf-8")
+        call_command("load_puzzles", str(path), stdout=StringIO())
+    elif way == "mined":  # a mining task saves what it finds so
+        for data in shipped:
+            Puzzle.objects.import_data(data)
+    else:
+        make_puzzle("czech_capture")
+        make_puzzle("czech_gain")
+    practice = Puzzle.objects.get(fen=normalize_fen(shipped[0].fen, "czech"))
+    kept = Puzzle.objects.get(fen=normalize_fen(shipped[1].fen, "czech"))
+    assert not Exam.objects.exists()
+    assert list(public_pool("czech")) == [practice]
+    assert next_puzzle(Player(teacher, client.session), "czech") == practice
+    assert daily.choose("czech", daily.today()) == practice
+    client.force_login(teacher)
+    assert client.get(f"/puzzles/czech/{kept.pk}/").status_code == 404
+    puzzle_set = PuzzleSet.objects.create(owner=teacher, title="Search", variant="czech")
+    search = client.get(f"/teach/sets/{puzzle_set.pk}/corpus/").content.decode()
+    assert f"#{practice.pk} " in search and f"#{kept.pk} " not in search
+    added = client.post(f"/teach/sets/{puzzle_set.pk}/corpus/", {"puzzle": str(kept.pk)})
+    assert added.status_code == 404 and not puzzle_set.setitem_set.exists()
+
+
+def test_a_practice_exam_reveals_no_puzzle_kept_for_the_exams(client, student, settings, use_level):
+    """Item 2: every practice sitting a player can get, and all its results show, holds no
+    puzzle kept for the exams."""
+    import re
+
+    practice, kept = site_share_puzzles(settings)
+    level = use_level(tiny_level(Draw(1, puzzles=PuzzleFilter())))
+    client.force_login(student)
+    asked, revealed = set(), []
+    while True:  # practice is unlimited: as many sittings as there are new sets
+        try:
+            sitting = Exam.start(student, "czech", level.number, "practice")
+        except Refused:
+            break
+        sitting.finish()
+        asked |= {q["id"] for q in sitting.questions}
+        revealed.append(client.get(sitting.get_absolute_url()).content.decode())
+    assert asked == {practice.pk}
+    text = re.sub(r"<svg.*?</svg>", "", "".join(revealed), flags=re.S)
+    assert 'data-testid="explained-answer"' in text  # practice does show its own answers
+    assert kept.fen not in text and not any(move in text for move in KEPT_SOLUTION)
+
+
+def test_a_practice_sitting_from_before_no_longer_shows_a_kept_puzzles_answer(
+    client, student, settings
+):
+    _practice, kept = site_share_puzzles(settings)
+    now = timezone.now()
+    sitting = Exam.objects.create(
+        user=student, variant="czech", level=3, kind="practice", signature="before",
+        questions=[{"type": "puzzle", "id": kept.pk}], answers=[{"state": "wrong"}],
+        pass_mark=1, started_at=now, deadline=now, finished_at=now,
+    )  # fmt: skip
+    client.force_login(student)
+    page = client.get(sitting.get_absolute_url()).content.decode()
+    assert 'data-testid="explained-answer"' not in page
+    assert not any(move in page for move in KEPT_SOLUTION)
+
+
+def test_an_attempt_begun_before_its_puzzle_was_kept_shows_neither_solution_nor_hint(
+    client, student, settings
+):
+    from puzzles.models import Attempt
+
+    _practice, kept = site_share_puzzles(settings)
+    attempt = Attempt.objects.create(user=student, puzzle=kept, position=kept.fen, first=True)
+    client.force_login(student)
+    for action in ("solution", "hint", "move"):
+        response = client.post(f"/puzzles/attempt/{attempt.pk}/{action}", {"move": "22-17"})
+        assert response.status_code == 404, action
+        assert not any(move in response.content.decode() for move in KEPT_SOLUTION)
+
+
+def test_a_daily_puzzle_the_exams_keep_leaves_the_archive_and_today_is_chosen_again(
+    client, db, settings
+):
+    from puzzles.models import DailyPuzzle
+
+    practice, kept = site_share_puzzles(settings)
+    yesterday = daily.today() - timedelta(days=1)
+    DailyPuzzle.objects.create(variant="czech", date=yesterday, puzzle=kept)
+    DailyPuzzle.objects.create(variant="czech", date=daily.today(), puzzle=kept)
+    assert daily.daily_puzzle("czech").puzzle == practice
+    archive = client.get(reverse("puzzles:daily_archive", args=["czech"])).content.decode()
+    assert yesterday.isoformat() not in archive
+    old = client.get(reverse("puzzles:daily_day", args=["czech", yesterday.isoformat()]))
+    assert old.status_code == 404
+
+
+# -- the computer's turn in an exam (issue 45) --------------------------------------------------------
+
+
+@pytest.fixture
+def endgame_exam(student, settings, use_level):
+    """A real exam whose one question is an endgame (White wins in three), the engine at a
+    level that searches on a worker; the play app's computer is the tests' stand-in."""
+    settings.DAMA_EXAM_SHARE = 1.0
+    settings.DAMA_EXAM_ENGINE_LEVEL = 5
+    make_puzzle("czech_capture", fen="W:W17,18:B9", goal="win", horizon=3, motifs=[])
+    level = use_level(tiny_level(Draw(1, endgame=PuzzleFilter(goals=("win",)))))
+    return level
+
+
+def test_the_exams_clock_stands_still_while_the_computer_thinks(
+    client, student, endgame_exam, monkeypatch
+):
+    from play import models as play_models
+    from play import tasks
+    from play.models import Game
+    from tests.web.play_helpers import install_fake_search
+    from tests.web.test_play import Clock
+
+    install_fake_search(monkeypatch)
+    t0 = timezone.now().replace(microsecond=0)
+    clock = Clock(t0 + timedelta(minutes=1))  # the games' clock
+    monkeypatch.setattr(play_models, "timezone", clock)
+    exam = Exam.start(student, "czech", endgame_exam.number, "real", now=t0)
+    assert exam.seconds_left(now=t0 + timedelta(minutes=1)) == 9 * 60
+    game = Game.objects.get(pk=exam.start_endgame(index=0, now=clock.at))
+    assert game.play(text="18-14").kind == "moved" and game.state == Game.State.THINKING
+    # the computer thinks from minute 1: the clock stands at 9 minutes left
+    for minute in (1, 4, 30):
+        assert exam.seconds_left(now=t0 + timedelta(minutes=minute)) == 9 * 60
+        assert not exam.is_due(now=t0 + timedelta(minutes=minute))
+    client.force_login(student)
+    page = client.get(exam.get_absolute_url()).content.decode()
+    assert "data-clock-stopped" in page and 'data-testid="clock-stopped"' in page
+    # the reply comes at minute 4: three minutes were the computer's
+    clock.at = t0 + timedelta(minutes=4)
+    assert tasks.computer_move(game.pk, 1) == "played"
+    assert exam.seconds_left(now=t0 + timedelta(minutes=5)) == 8 * 60
+    assert not exam.is_due(now=t0 + timedelta(minutes=12, seconds=59))
+    assert exam.is_due(now=t0 + timedelta(minutes=13))
+    assert "data-clock-stopped" not in client.get(exam.get_absolute_url()).content.decode()
+    # handed in late, the exam ends when its time was up
+    exam.finish(now=t0 + timedelta(minutes=20))
+    assert exam.finished_at == t0 + timedelta(minutes=13) and exam.timed_out
+
+
+def test_a_skipped_endgames_game_stops_the_clock_no_more(
+    student, endgame_exam, use_level, monkeypatch
+):
+    """The computer's time in a question's game counts until the question closes: playing the
+    game on afterwards gives the exam no more time."""
+    from play import models as play_models
+    from play import tasks
+    from play.models import Game
+    from tests.web.play_helpers import install_fake_search
+    from tests.web.test_play import Clock
+
+    install_fake_search(monkeypatch)
+    make_puzzle("czech_capture", fen="W:W17,18:B10", goal="win", horizon=3, motifs=[])
+    two = use_level(tiny_level(Draw(2, endgame=PuzzleFilter(goals=("win",)))))
+    t0 = timezone.now().replace(microsecond=0)
+    clock = Clock(t0)
+    monkeypatch.setattr(play_models, "timezone", clock)
+    exam = Exam.start(student, "czech", two.number, "real", now=t0)
+    game = Game.objects.get(pk=exam.start_endgame(index=0, now=t0))
+    game.play(text="18-14")
+    clock.at = t0 + timedelta(minutes=2)
+    tasks.computer_move(game.pk, 1)
+    exam.skip(index=0, now=t0 + timedelta(minutes=3))
+    assert exam.seconds_left(now=t0 + timedelta(minutes=3)) == 9 * 60
+    # the skipped question's game played on: its computer's time is not the exam's
+    game.refresh_from_db()
+    game.play(route=",".join(map(str, game.board().legal_moves[0].routes[0])))
+    clock.at = t0 + timedelta(minutes=6)
+    assert tasks.computer_move(game.pk, game.version) == "played"
+    assert exam.seconds_left(now=t0 + timedelta(minutes=7)) == 5 * 60
+
+
+def test_an_exams_endgame_is_searched_on_the_exam_queue_ahead_of_its_players_games(
+    client,
+    student,
+    endgame_exam,
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+    settings,
+    sent_tasks,
+):
+    """The student's own games wait for each other; the exam's game has a line of its own, sent
+    at once to the ``exam`` queue, which the play workers take first. The limits on new games
+    do not refuse it."""
+    from django.core.cache import cache
+
+    from play.models import Game
+    from tests.web.play_helpers import install_fake_search
+
+    install_fake_search(monkeypatch)
+    cache.clear()
+    settings.DAMA_PLAY_GAMES_PER_HOUR = settings.DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS = 2
+    client.force_login(student)
+    with django_capture_on_commit_callbacks(execute=True):
+        games = []
+        for _ in range(2):
+            response = client.post("/play/czech/", {"level": "8", "color": "black"})
+            games.append(int(response["Location"].strip("/").split("/")[-1]))
+        assert client.post("/play/czech/", {"level": "8", "color": "black"}).status_code == 429
+        exam = Exam.start(student, "czech", endgame_exam.number, "real")
+        started = client.post(reverse("exams:endgame", args=[exam.pk]), {"index": "0"})
+        assert started.status_code == 302  # the limits do not count an exam's game
+        exam.refresh_from_db()
+        game = Game.objects.get(pk=exam.answers[0]["game"])
+        response = client.post(reverse("play:move", args=[game.pk]), {"move": "18-14"})
+        assert response.status_code == 302
+    # the first game's search runs, the second waits for it; the exam's is sent at once
+    assert sent_tasks == [
+        ("play.computer_move", (games[0], 0), "play"),
+        ("play.computer_move", (game.pk, 1), "exam"),
+    ]
+    cache.clear()

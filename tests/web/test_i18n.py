@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,7 +75,7 @@ def test_czech_catalogue_translates_every_string_and_the_compiled_file_matches()
     assert stale == [], "run `make messages` and commit locale/"
 
 
-#: every catalogue of the site: the project's and each app's own (lessons, puzzles, classroom)
+#: every catalogue of the site: the project's (``LOCALE_PATHS``), which holds every app's texts
 CATALOGUES = sorted(
     p.relative_to(settings.BASE_DIR).as_posix()
     for p in [LOCALE, *Path(settings.BASE_DIR).glob("*/locale")]
@@ -82,8 +83,19 @@ CATALOGUES = sorted(
 )
 
 
-def test_every_app_with_texts_has_its_catalogue():
-    assert {"locale", "lessons/locale", "puzzles/locale", "classroom/locale"} <= set(CATALOGUES)
+def test_the_site_has_one_catalogue_with_every_apps_texts():
+    """One catalogue (``locale/``): an app's own would be overruled by it for every msgid the
+    two share, so that one msgid could read two ways depending on where it was looked up."""
+    assert CATALOGUES == ["locale"]
+    assert settings.LOCALE_PATHS == [LOCALE]
+    entries = read_po(LOCALE / "cs/LC_MESSAGES/django.po")
+    for app_text, czech in (
+        ("Drill: puzzles with this shot", "Procvičování: úlohy s tímto úderem"),  # puzzles
+        ("Choose a piece to place.", "Vyber kámen, který chceš postavit."),  # classroom
+        ("That is too long to be an answer.", "Na odpověď je to příliš dlouhé."),  # core.exercise
+        ("Choose one of your sets.", "Vyber jednu ze svých sbírek úloh."),  # review
+    ):
+        assert entries[app_text] == (czech, False), app_text
 
 
 @pytest.mark.parametrize("catalogue", CATALOGUES)
@@ -183,7 +195,10 @@ def test_every_string_of_the_code_is_in_its_catalogue(tmp_path):
     for name in ["dama", "dama_learn", "templates", *{c.split("/")[0] for c in CATALOGUES}]:
         if (root / name).is_dir():
             shutil.copytree(root / name, copy / name, ignore=skip)
-    for app in ("accounts", "core", "lessons", "puzzles", "classroom"):
+    # every app of the site (its templates and Python), not just the ones with a catalogue
+    apps = [p.parent.name for p in root.glob("*/apps.py")]
+    assert {"exams", "play", "live", "review"} <= set(apps)
+    for app in apps:
         if not (copy / app).exists():
             shutil.copytree(root / app, copy / app, ignore=skip)
     shutil.copy(root / "manage.py", copy / "manage.py")
@@ -202,3 +217,71 @@ def test_every_string_of_the_code_is_in_its_catalogue(tmp_path):
         if new:
             missing[catalogue] = new
     assert missing == {}, "run `make messages`, translate and commit"
+
+
+#: a blocktranslate's ``with`` argument that formats a date or a time
+DATED = re.compile(r'(\w+)=[\w.]+\|(?:date|time)(?::"?\w*"?)?')
+BLOCK = re.compile(r"{%\s*blocktranslate\b([^%]*)%}(.*?){%\s*endblocktranslate\s*%}", re.S)
+
+
+def test_no_date_or_time_ends_a_message_just_before_its_full_stop():
+    """An English date or time may end with a full stop of its own ("Dec. 1", "9:08 p.m."):
+    a message does not put one right after it ("... again from 9:08 p.m.."), in any template."""
+    root = Path(settings.BASE_DIR)
+    found = []
+    templates = [p for p in root.glob("**/templates/**/*") if p.suffix in (".html", ".txt")]
+    assert len(templates) > 50
+    for template in templates:
+        if ".venv" in template.parts:
+            continue
+        for args, body in BLOCK.findall(template.read_text("utf-8")):
+            for name in DATED.findall(args):
+                if re.search(r"{{ ?" + name + r" ?}}\.", body):
+                    found.append(f"{template.relative_to(root)}: {body.strip()[:80]}")
+    assert found == []
+
+
+def test_the_czech_menu_says_play_for_games_and_keeps_learning_and_teaching_apart(client):
+    """The menu's Play is a game against the computer ("Hrát"), the board's Play button plays the
+    move typed ("Táhnout"); Learn and Teach were "Učit se" and "Učit" side by side."""
+    client.cookies["django_language"] = "cs"
+    html = client.get("/").content.decode()
+    nav = re.search(r'<nav class="main-nav"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    words = re.findall(r">([^<>]+)</a>", nav)
+    assert {"Lekce", "Hrát", "Pro učitele"} <= set(words), words
+    assert not {"Táhnout", "Učit se", "Učit"} & set(words), words
+    board = html[html.index('class="move-form') :]
+    assert re.search(r'<button type="submit"[^>]*>Táhnout</button>', board)
+
+
+@pytest.mark.parametrize(
+    ("context", "english", "czech"),
+    [
+        ("the section of games against the computer", "Play", "Hrát"),
+        ("play the move typed on the board", "Play", "Táhnout"),
+        ("play a game's moves one after another", "Play", "Přehrát"),
+        ("the lessons section of the site", "Learn", "Lekce"),
+        ("the teachers' section of the site", "Teach", "Pro učitele"),
+        ("set the pieces up as at the start of a game", "Start position", "Základní postavení"),
+        ("the solutions printed after a worksheet's puzzles", "Answers", "Řešení"),
+        ("a puzzle not solved", "failed", "nevyřešeno"),
+        ("an exam's level", "Level", "Stupeň"),
+        ("the name of a class", "name", "název"),
+    ],
+)
+def test_a_word_with_two_meanings_has_a_czech_word_for_each(context, english, czech):
+    from django.utils import translation
+    from django.utils.translation import gettext, pgettext
+
+    with translation.override("cs"):
+        assert pgettext(context, english) == czech
+        assert gettext(english) != czech  # the word of its other meaning, or none
+
+
+def test_the_class_form_asks_for_the_classs_name_not_a_persons(teacher):
+    from django.utils import translation
+
+    from classroom.forms import ClassroomForm
+
+    with translation.override("cs"):
+        assert str(ClassroomForm()["name"].label) == "Název"

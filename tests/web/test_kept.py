@@ -10,8 +10,9 @@ import pytest
 from django.core.cache import cache
 
 from core import kept
-from puzzles import daily, models, stream, verification
-from puzzles.models import Attempt, DailyPuzzle, Puzzle, served_puzzle
+from puzzles import daily, stream, verification
+from puzzles.models import Attempt, DailyPuzzle, Puzzle
+from puzzles.stream import served_puzzle
 from tests.puzzle_fixtures import make_puzzle
 
 pytestmark = pytest.mark.django_db
@@ -58,10 +59,10 @@ def test_nothing_is_kept_while_the_cache_is_down(monkeypatch):
 def test_a_puzzle_deleted_by_another_process_is_not_served_here(client):
     puzzle = make_puzzle("czech_gain")
     assert served_puzzle(puzzle.pk) is not None  # kept by this process
-    here = dict(models._served.values)
+    here = dict(stream._served.values)
     # another worker deletes it: its signal empties that worker's values, not this process's
     Puzzle.objects.filter(pk=puzzle.pk).delete()
-    models._served.values.update(here)
+    stream._served.values.update(here)
     assert served_puzzle(puzzle.pk) is None
     response = client.get(f"/puzzles/{puzzle.variant}/{puzzle.pk}/")
     assert response.status_code == 404
@@ -120,7 +121,7 @@ def test_a_worker_keeps_the_servable_pool_at_start_so_its_pages_read_no_puzzle_r
         config["post_worker_init"](worker=None)
     finally:
         gc.unfreeze()
-    assert {pk for pk, _day in models._served.values} == {gain.pk}
+    assert {pk for pk, _day in stream._served.values} == {gain.pk}
 
     def row_reads(pk: int) -> int:
         with CaptureQueriesContext(connection) as queries:
@@ -132,7 +133,7 @@ def test_a_worker_keeps_the_servable_pool_at_start_so_its_pages_read_no_puzzle_r
     another_process_changed_the_puzzles()
     assert row_reads(gain.pk) == 1  # read again, and kept again
     assert row_reads(gain.pk) == 0
-    assert own.pk not in {pk for pk, _day in models._served.values}
+    assert own.pk not in {pk for pk, _day in stream._served.values}
 
 
 def test_filling_kept_values_keeps_them_under_the_current_generation():

@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from core import progress as core_progress
 from core.board import svg_lang
-from lessons import views
 from lessons.course import COURSE_FILES, get_course
 from lessons.models import StepProgress, stars_for
 from tests.conftest import PASSWORD
@@ -52,12 +51,6 @@ def feedback_of(html: str) -> str:
 
 def states_of(html: str) -> dict[str, str]:
     return dict(re.findall(r'data-step="([a-z0-9-]+)" data-state="(\w+)"', html))
-
-
-@pytest.fixture
-def all_open(monkeypatch):
-    """Every step open, without any progress (to look at steps far into a course)."""
-    monkeypatch.setattr(views, "_locked", lambda request, step, tracker: None)
 
 
 def complete(user, course: str, *slugs: str, stars: int = 3) -> None:
@@ -98,14 +91,15 @@ def test_a_visitor_who_chose_a_variant_goes_straight_to_its_course(client):
     assert response["Location"] == "/learn/international/"
 
 
-def test_course_map_opens_only_the_first_step_for_a_newcomer(client):
+def test_course_map_opens_every_step_and_recommends_the_first_to_a_newcomer(client):
     html = client.get("/learn/czech/").content.decode()
     states = states_of(html)
     assert len(states) == len(get_course("czech").steps)
     assert states["cz-board-main-diagonal"] == "next"
-    assert set(list(states.values())[1:]) == {"locked"}
-    assert f'href="{step_url(*CZECH_FIRST)}"' in html
-    assert f'href="{step_url(*CZECH_SECOND)}"' not in html  # locked steps are not links
+    assert set(list(states.values())[1:]) == {"open"}
+    for step in get_course("czech").steps:  # every step is a link
+        assert f'href="{step.get_absolute_url()}"' in html
+    assert re.search(rf'href="{step_url(*CZECH_FIRST)}" aria-current="step"', html)
     assert "Start the course" in html
 
 
@@ -118,7 +112,7 @@ def test_course_map_shows_done_steps_with_stars_and_resumes_at_the_next(client, 
     assert states["cz-board-main-diagonal"] == "done"
     assert states["cz-board-orientation"] == "done"
     assert states["cz-square-names-letters"] == "next"
-    assert states["cz-square-numbers"] == "locked"
+    assert states["cz-square-numbers"] == "open"
     assert 'aria-label="3 stars of 3"' in html and 'aria-label="1 star of 3"' in html
     resume = re.search(r'data-testid="resume" href="([^"]+)"', html).group(1)
     assert resume == step_url("czech", "czech-board", "cz-square-names-letters")
@@ -146,17 +140,119 @@ def test_variant_switcher_on_a_step_page_leads_to_the_other_course(client):
     assert response["Location"] == "/learn/international/"
 
 
-# -- locking -----------------------------------------------------------------------------------------
-def test_a_locked_step_sends_the_learner_to_the_step_to_do_first(client):
-    response = client.get(step_url(*MAN_FORWARD), follow=True)
-    assert response.redirect_chain == [(step_url(*CZECH_FIRST), 302)]
-    assert "is still locked" in response.content.decode()
+# -- every step open, and the test-out of a lesson -----------------------------------------------------
+def test_a_learner_who_knows_the_basics_opens_a_step_on_kings_and_answers_it(client):
+    response = client.get(step_url(*NEW_KING_WAITS))
+    assert response.status_code == 200 and "is still locked" not in response.content.decode()
+    response = check(client, CAPTURE_COMPULSORY, answer="this is no move")
+    assert response.status_code == 400  # judged, not refused as locked
+    html = check(client, MAN_FORWARD, answer="22-18").content.decode()
+    assert "You earned 3 stars." in feedback_of(html)
+    states = states_of(client.get("/learn/czech/").content.decode())
+    assert states["cz-man-forward"] == "done"
+    assert states["cz-board-main-diagonal"] == "next"  # the first step not done yet
 
 
-def test_answers_to_a_locked_step_are_refused(client):
-    response = check(client, MAN_FORWARD, answer="22-18")
-    assert response.status_code == 403
-    assert core_progress.session_data(client, "lessons") == {}
+KING = ("czech", "czech-king")
+
+
+def url_of_test_out(lesson, action="test_out"):
+    return reverse(f"lessons:{action}", args=list(lesson))
+
+
+def answer_in_test_out(client, lesson, text):
+    return client.post(
+        url_of_test_out(lesson, "test_out_check"), {"answer": text}, HTTP_HX_REQUEST="true"
+    )
+
+
+def right_answer(step) -> str:
+    ex = step.exercise
+    return ",".join(ex.answers) if ex.kind == "select_captures" else ex.answers[0]
+
+
+def test_a_lesson_is_tested_out_by_its_last_exercises_in_a_row(client, student):
+    from lessons.progress import test_out_steps
+
+    client.force_login(student)
+    lesson = get_course("czech").lessons[4]  # the kings: 7 steps
+    assert lesson.slug == KING[1]
+    course_map = client.get("/learn/czech/").content.decode()
+    assert f'href="{url_of_test_out(KING)}"' in course_map
+    html = client.get(url_of_test_out(KING)).content.decode()
+    assert "Start the test-out" in html and "last 2 exercises in a row" in html
+    response = client.post(url_of_test_out(KING, "test_out_start"))
+    assert response.status_code == 302 and response.url == url_of_test_out(KING)
+    last, final = test_out_steps(lesson)
+    assert [last, final] == lesson.steps[-2:]
+    html = client.get(url_of_test_out(KING)).content.decode()
+    assert "Exercise 1 of 2" in html and str(last.exercise.prompt) in html
+    html = answer_in_test_out(client, KING, right_answer(last)).content.decode()
+    assert "On to the next exercise." in html and "Exercise 2 of 2" in html
+    html = answer_in_test_out(client, KING, right_answer(final)).content.decode()
+    assert "You have tested out of this lesson." in html
+    # recorded: the two exercises done (answered right), the five steps before them tested out
+    rows = {r.step: r for r in StepProgress.objects.filter(user=student, course="czech")}
+    assert {rows[last.slug].stars, rows[final.slug].stars} == {3}
+    for step in lesson.steps[:-2]:
+        row = rows[step.slug]
+        assert (row.stars, row.completed_at) == (0, None) and row.tested_out_at is not None
+    states = states_of(client.get("/learn/czech/").content.decode())
+    assert [states[s.slug] for s in lesson.steps] == ["tested"] * 5 + ["done"] * 2
+    assert states["cz-board-main-diagonal"] == "next"  # the earlier lessons are still to do
+    html = client.get("/learn/czech/").content.decode()
+    assert "5 steps tested out" in html and "2 of 37 steps done" in html
+    assert f'href="{url_of_test_out(KING)}"' not in html  # passed: no test-out to offer
+    # a tested-out step can still be done, for stars
+    first = lesson.steps[0]
+    page = client.get(first.get_absolute_url()).content.decode()
+    assert 'data-testid="step-tested-out"' in page
+
+
+def test_a_wrong_answer_ends_the_test_out_and_marks_nothing(client):
+    from lessons.progress import test_out_steps
+
+    lesson = get_course("czech").lessons[4]
+    client.post(url_of_test_out(KING, "test_out_start"))
+    last = test_out_steps(lesson)[0]
+    wrong = (
+        next(w.move for w in last.exercise.wrong if w.move)
+        if last.exercise.wrong_moves
+        else "22-26"
+    )
+    html = answer_in_test_out(client, KING, wrong).content.decode()
+    assert "Not this time: the test-out is over." in html
+    assert "Try the test-out again" in html
+    states = states_of(client.get("/learn/czech/").content.decode())
+    assert "tested" not in states.values()
+    # an answer after the test-out ended is not taken for one
+    response = answer_in_test_out(client, KING, right_answer(last))
+    assert response.status_code == 409
+    # and it can be taken again
+    client.post(url_of_test_out(KING, "test_out_start"))
+    assert "Exercise 1 of 2" in client.get(url_of_test_out(KING)).content.decode()
+
+
+def test_a_visitors_tested_out_steps_move_to_the_account_at_login(client, student):
+    lesson = get_course("czech").lessons[1]  # the men: 4 steps
+    where = ("czech", lesson.slug)
+    client.post(url_of_test_out(where, "test_out_start"))
+    for step in lesson.steps[-2:]:
+        answer_in_test_out(client, where, right_answer(step))
+    client.post("/accounts/login/", {"username": "standa", "password": PASSWORD})
+    rows = {r.step: r for r in StepProgress.objects.filter(user=student)}
+    assert all(rows[s.slug].is_tested_out for s in lesson.steps[:2])
+    assert all(rows[s.slug].stars == 3 for s in lesson.steps[2:])
+
+
+def test_a_lesson_with_no_more_steps_than_its_test_has_no_test_out(client):
+    short = next(ls for ls in get_course("international").lessons if len(ls.steps) == 2)
+    response = client.get(url_of_test_out(("international", short.slug)))
+    assert response.status_code == 404
+    assert (
+        client.post(url_of_test_out(("international", short.slug), "test_out_start")).status_code
+        == 404
+    )
 
 
 # -- the step page -------------------------------------------------------------------------------------
@@ -172,7 +268,7 @@ def test_step_page_shows_text_articles_board_and_an_answer_field(client):
 
 
 @pytest.mark.parametrize("cname", COURSE_FILES)
-def test_no_answer_is_in_the_page_before_the_learner_asks(client, all_open, cname):
+def test_no_answer_is_in_the_page_before_the_learner_asks(client, cname):
     """Hints, solutions, wrong-answer feedback and the expected moves stay on the server."""
     course = get_course(cname)
     for step in course.steps:
@@ -196,7 +292,7 @@ def test_no_answer_is_in_the_page_before_the_learner_asks(client, all_open, cnam
 
 
 @pytest.mark.parametrize("cname", COURSE_FILES)
-def test_every_step_renders_in_czech_too(client, all_open, cname):
+def test_every_step_renders_in_czech_too(client, cname):
     client.post("/language", {"language": "cs"})
     for step in get_course(cname).steps:
         response = client.get(step.get_absolute_url())
@@ -206,7 +302,7 @@ def test_every_step_renders_in_czech_too(client, all_open, cname):
 
 
 # -- answers, kind by kind -----------------------------------------------------------------------------
-def test_click_square_right_by_click_earns_three_stars_and_opens_the_next_step(client):
+def test_click_square_right_by_click_earns_three_stars_and_leads_to_the_next_step(client):
     response = check(client, CZECH_FIRST, route="4")
     assert response.status_code == 200
     html = response.content.decode()
@@ -214,7 +310,6 @@ def test_click_square_right_by_click_earns_three_stars_and_opens_the_next_step(c
     assert 'hx-swap-oob="innerHTML"' in html
     text = feedback_of(html)
     assert "Right: h8 (4)." in text and "You earned 3 stars." in text
-    assert "The next step is open." in text
     assert f'href="{step_url(*CZECH_SECOND)}" data-testid="next-step"' in html
     data = core_progress.session_data(client, "lessons")
     assert data["czech/cz-board-main-diagonal"]["stars"] == 3
@@ -268,7 +363,7 @@ def test_move_illegal_by_click_is_explained_too(client, student):
     assert "CUD 2006 art. 3.4" in text
 
 
-def test_legal_but_wrong_move_gets_the_steps_feedback(client, student, all_open):
+def test_legal_but_wrong_move_gets_the_steps_feedback(client, student):
     client.force_login(student)
     where = ("czech", "czech-king", "cz-king-moves")
     text = feedback_of(check(client, where, answer="29-15").content.decode())
@@ -276,7 +371,7 @@ def test_legal_but_wrong_move_gets_the_steps_feedback(client, student, all_open)
     assert row(student, where).attempts == 1
 
 
-def test_legal_but_wrong_move_without_feedback_says_so_and_gives_the_hint(client, all_open):
+def test_legal_but_wrong_move_without_feedback_says_so_and_gives_the_hint(client):
     text = feedback_of(
         check(client, ("czech", "czech-king", "cz-king-moves"), answer="29-25").content.decode()
     )
@@ -284,7 +379,7 @@ def test_legal_but_wrong_move_without_feedback_says_so_and_gives_the_hint(client
     assert "Hint:" in text
 
 
-def test_choose_move_illegal_option_is_explained_and_the_legal_one_is_right(client, all_open):
+def test_choose_move_illegal_option_is_explained_and_the_legal_one_is_right(client):
     html = check(client, CAPTURE_COMPULSORY, choice="22-17").content.decode()
     text = feedback_of(html)
     assert "Capturing is compulsory" in text and "CUD 2006 art. 4.1" in text
@@ -307,26 +402,26 @@ def test_capture_route_goes_on_landing_by_landing_then_is_right(client, student)
     assert row(student, MULTI_CAPTURE).stars == 3
 
 
-def test_capture_route_stopped_early_is_explained(client, all_open):
+def test_capture_route_stopped_early_is_explained(client):
     text = feedback_of(check(client, MULTI_CAPTURE, answer="30x23").content.decode())
     assert "The capture is not finished" in text and "CUD 2006 art. 4.5" in text
 
 
-def test_capture_route_with_two_accepted_routes_and_a_legal_wrong_one(client, all_open):
+def test_capture_route_with_two_accepted_routes_and_a_legal_wrong_one(client):
     text = feedback_of(check(client, TURKISH_STRIKE, answer="30x19x1").content.decode())
     assert "it takes only two men" in text
     text = feedback_of(check(client, TURKISH_STRIKE, answer="30x21x14x7x16x30").content.decode())
     assert "Right: 30x21x14x7x16x30." in text
 
 
-def test_brazilian_capture_route_in_algebraic_notation(client, all_open):
+def test_brazilian_capture_route_in_algebraic_notation(client):
     html = check(client, BRAZILIAN_MULTI, route="14,7").content.decode()
     assert "Landed on e7. The capture goes on" in feedback_of(html)
     text = feedback_of(check(client, BRAZILIAN_MULTI, answer="c5xe7xg5xe3").content.decode())
     assert "Right: c5xe7xg5xe3." in text
 
 
-def test_select_captures_clicked_capture_is_added_to_the_selection(client, all_open):
+def test_select_captures_clicked_capture_is_added_to_the_selection(client):
     html = check(client, FREE_CHOICE, route="21,14,7", answer="").content.decode()
     assert "21x7 is in your selection" in feedback_of(html)
     assert 'value="21x7"' in html
@@ -334,7 +429,7 @@ def test_select_captures_clicked_capture_is_added_to_the_selection(client, all_o
     assert 'value="21x7, 24x6"' in html
 
 
-def test_select_captures_partial_then_complete_selection(client, student, all_open):
+def test_select_captures_partial_then_complete_selection(client, student):
     client.force_login(student)
     text = feedback_of(check(client, FREE_CHOICE, answer="21x7").content.decode())
     assert "You found 1 capture, but there are more." in text
@@ -343,12 +438,12 @@ def test_select_captures_partial_then_complete_selection(client, student, all_op
     assert row(student, FREE_CHOICE).stars == 2
 
 
-def test_select_captures_unfinished_capture_is_explained(client, all_open):
+def test_select_captures_unfinished_capture_is_explained(client):
     text = feedback_of(check(client, FREE_CHOICE, answer="21x14").content.decode())
     assert "The capture is not finished" in text and "CUD 2006 art. 4.5" in text
 
 
-def test_what_if_is_asked_after_the_given_moves(client, all_open):
+def test_what_if_is_asked_after_the_given_moves(client):
     html = client.get(step_url(*NEW_KING_WAITS)).content.decode()
     assert 'data-fen="W:WK3:B16"' in html  # after 7-3 and 12-16
     assert "7-3, 12-16" in html
@@ -358,7 +453,7 @@ def test_what_if_is_asked_after_the_given_moves(client, all_open):
     assert "Right: 3-21." in text
 
 
-def test_an_answer_that_ends_the_game_shows_the_outcome(client, all_open):
+def test_an_answer_that_ends_the_game_shows_the_outcome(client):
     where = ("czech", "czech-end", "cz-win-capture-all")
     text = feedback_of(check(client, where, answer="30x16").content.decode())
     assert "Black has no pieces left and loses." in text
@@ -379,9 +474,7 @@ def test_an_answer_that_ends_the_game_shows_the_outcome(client, all_open):
         (FREE_CHOICE, {"answer": "21x7, nonsense"}, "is not a move"),
     ],
 )
-def test_bad_input_is_a_clear_400_in_the_partial_and_no_attempt(
-    client, all_open, where, data, message
-):
+def test_bad_input_is_a_clear_400_in_the_partial_and_no_attempt(client, where, data, message):
     response = check(client, where, **data)
     assert response.status_code == 400
     assert message in feedback_of(response.content.decode())
@@ -418,7 +511,7 @@ def test_show_answer_reveals_it_and_leaves_one_star(client):
     )
 
 
-def test_show_answer_of_a_move_draws_it(client, all_open):
+def test_show_answer_of_a_move_draws_it(client):
     html = client.post(step_url(*MULTI_CAPTURE, action="solution")).content.decode()
     assert "The answer: 30x23x16x7" in feedback_of(html)
     assert 'data-route="30x23x16x7"' in html or 'data-route="30-23-16-7"' in html
@@ -455,7 +548,7 @@ def test_a_done_step_keeps_its_stars_when_answered_again(client, student):
     assert 'data-testid="step-done"' in html and 'data-testid="next-step"' in html
 
 
-def test_retry_resets_the_board_in_the_partial(client, all_open):
+def test_retry_resets_the_board_in_the_partial(client):
     check(client, MULTI_CAPTURE, route="30,23")
     response = client.get(step_url(*MULTI_CAPTURE), HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -520,7 +613,7 @@ def test_an_account_keeps_progress_in_the_database(client, student):
 
 
 # -- languages -----------------------------------------------------------------------------------------
-def test_czech_learner_gets_czech_text_and_czech_explanations(client, all_open):
+def test_czech_learner_gets_czech_text_and_czech_explanations(client):
     client.post("/language", {"language": "cs"})
     html = client.get(step_url(*MAN_FORWARD)).content.decode()
     assert '<html lang="cs">' in html
@@ -568,9 +661,7 @@ def test_the_system_check_rejects_a_broken_course(settings, tmp_path):
 
 
 @pytest.mark.parametrize("cname", COURSE_FILES)
-def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(
-    client, all_open, cname
-):
+def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(client, cname):
     """Each step's own answer is right on the site; each illegal example gets the engine's rule."""
     for step in get_course(cname).steps:
         ex = step.exercise
@@ -594,7 +685,7 @@ def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(
 BLACK_REPLIES = ("czech", "czech-men", "cz-black-replies")  # what_if, Black to move after 22-18
 
 
-def test_a_step_with_black_to_move_is_drawn_from_blacks_side(client, all_open):
+def test_a_step_with_black_to_move_is_drawn_from_blacks_side(client):
     html = client.get(step_url(*BLACK_REPLIES)).content.decode()
     board = html[html.index('id="lesson-board"') :]
     assert 'data-flipped="1"' in board[: board.index("</svg>")]
@@ -604,7 +695,7 @@ def test_a_step_with_black_to_move_is_drawn_from_blacks_side(client, all_open):
     assert 'class="dama-board" data-variant="czech" data-flipped="0"' in first
 
 
-def test_a_move_step_shows_quiet_targets_and_a_capture_step_none(client, all_open):
+def test_a_move_step_shows_quiet_targets_and_a_capture_step_none(client):
     quiet = client.get(step_url(*MAN_FORWARD)).content.decode()
     assert 'data-targets="{&quot;' in quiet
     for where in (MULTI_CAPTURE, CAPTURE_COMPULSORY, FREE_CHOICE, CZECH_FIRST):

@@ -5,6 +5,8 @@ test_live_consumers.py, the permission matrix in test_live_permissions.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -266,6 +268,23 @@ def test_the_state_url_answers_204_when_the_page_is_up_to_date(client, student, 
     )
 
 
+@pytest.mark.parametrize("number", ["²", "9" * 5000, "١", "-1"])
+def test_a_version_index_or_answer_that_is_not_a_number_is_refused_not_a_500(
+    client, teacher, live, number
+):
+    client.force_login(teacher)
+    response = client.get(reverse("live:state", args=[live.pk]), {"since": number})
+    assert response.status_code == 200 and 'id="live-stage"' in response.content.decode()
+    response = post(client, live, "goto", index=number)
+    assert response.status_code == 400
+    assert "There is no such position in this lesson." in response.content.decode()
+    response = post(client, live, "show", answer=number)
+    assert response.status_code == 400
+    assert "There is no such answer to this question." in response.content.decode()
+    live.refresh_from_db()
+    assert live.index == 0 and live.version == 1
+
+
 def test_a_student_who_answered_sees_their_answer_after_polling(client, teacher, student, live):
     live.ask()
     client.force_login(student)
@@ -292,10 +311,88 @@ def test_students_see_join_the_live_lesson_in_my_classes_and_on_the_dashboard(
     )
 
 
+def test_the_title_typed_on_the_start_form_heads_the_lesson_and_the_students_link(
+    client, teacher, student, classroom
+):
+    client.force_login(teacher)
+    client.post(reverse("live:start", args=[classroom.pk]), {"title": "Shots on Monday"})
+    session = LiveSession.objects.get()
+    for user in (teacher, student):
+        client.force_login(user)
+        page = client.get(session.get_absolute_url()).content.decode()
+        assert re.search(r'<h1 data-testid="live-title">Shots on Monday</h1>', page), user
+        assert "<title>Shots on Monday" in page and "Live lesson of Club" in page
+    for url in (reverse("classroom:my_classes"), reverse("puzzles:dashboard", args=["czech"])):
+        join = re.search(r'data-testid="live-join">(.*?)</p>', client.get(url).content.decode())
+        assert "Shots on Monday" in join.group(1) and "Club" in join.group(1), url
+
+
+def test_a_lesson_without_a_title_is_headed_by_its_class(client, student, live):
+    client.force_login(student)
+    page = client.get(live.get_absolute_url()).content.decode()
+    assert re.search(r'<h1 data-testid="live-title">Live lesson of Club</h1>', page)
+
+
+def test_a_position_without_a_title_of_its_own_is_not_named_twice(client, teacher, classroom):
+    client.force_login(teacher)
+    client.post(reverse("live:start", args=[classroom.pk]), {"positions": f"{FREE}\n{FREE}"})
+    session = LiveSession.objects.get()
+    page = client.get(session.get_absolute_url()).content.decode()
+    step = re.search(r'data-testid="live-step">(.*?)</p>', page).group(1)
+    assert step == "Position 1 of 2"
+
+
+def primary(page: str) -> str:
+    """The teacher's one primary action: the data-testid of the button marked data-primary."""
+    buttons = re.findall(r"<button[^>]*data-primary[^>]*>", page)
+    assert len(buttons) == 1, buttons
+    return re.search(r'data-testid="([\w-]+)"', buttons[0]).group(1)
+
+
+def test_the_teacher_has_one_primary_action_that_follows_the_lesson(client, teacher, student, live):
+    client.force_login(teacher)
+    state = reverse("live:state", args=[live.pk])
+    assert primary(client.get(live.get_absolute_url()).content.decode()) == "live-ask"
+    assert primary(post(client, live, "ask").content.decode()) == "live-close"
+    assert primary(post(client, live, "close").content.decode()) == "live-reveal"
+    assert primary(post(client, live, "reveal").content.decode()) == "live-go-next"
+    page = post(client, live, "goto", index="1").content.decode()  # the last position
+    assert primary(page) == "live-ask"
+    post(client, live, "ask")
+    post(client, live, "reveal")
+    assert primary(client.get(state).content.decode()) == "live-ask"  # no position after it
+
+
+def test_the_teachers_other_actions_are_grouped_in_details(client, teacher, live):
+    client.force_login(teacher)
+    page = client.get(live.get_absolute_url()).content.decode()
+    start = page.index('data-testid="live-more"')
+    more = page[start : page.index("</details>", start)]
+    for name in ("goto", "keep", "end"):
+        assert f'value="{name}"' in more, name
+    drawing = page[page.index('data-testid="live-drawing"') :]
+    assert 'id="live-draw"' in drawing and 'value="clear"' in drawing
+    # outside the groups: the positions, the board's move and the one primary action
+    rest = page[page.index('id="live-stage"') : start]
+    buttons = [b for b in re.findall(r"<button[^>]*>", rest) if "data-board-flip" not in b]
+    assert len(buttons) == 4  # previous, next, the board's play, ask
+    assert (
+        "<summary>More actions</summary>" in page and "<summary>Draw on the board</summary>" in page
+    )
+
+
+def test_the_next_action_follows_the_state_of_the_lesson():
+    import doctest
+
+    import live.models
+
+    assert doctest.testmod(live.models, optionflags=doctest.ELLIPSIS).failed == 0
+
+
 def test_participants_keep_one_row_across_reconnects(live, student):
-    LiveParticipant.connect(live.pk, student)
-    LiveParticipant.disconnect(live.pk, student)
-    LiveParticipant.connect(live.pk, student)
+    assert LiveParticipant.connect(live.pk, student, "socket-1")
+    LiveParticipant.disconnect(live.pk, student, "socket-1")
+    assert LiveParticipant.connect(live.pk, student, "socket-2")
     row = LiveParticipant.objects.get()
     assert row.connected == 1 and live.results()["present"] == 1
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 - fixtures imported from tests.web.test_live are used as arguments
 """The live lesson's WebSocket consumer, driven by Channels' ``WebsocketCommunicator``: who may
 connect, the state sent on connecting (a late joiner, a reconnect), a teacher's action pushed to
 every student, answers counted for the teachers, and the whole ASGI stack (session cookie,
@@ -9,6 +10,7 @@ otherwise the in-memory layer.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from urllib.parse import urlparse, urlunparse
 
@@ -19,8 +21,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 
-from live.consumers import REFUSED
-from live.models import LiveAnswer, LiveParticipant, LiveSession, StepData
+from live.consumers import REFUSED, TOO_MANY
+from live.models import LiveAnswer, LiveParticipant, LiveSession, LiveSocket, StepData
 from live.routing import websocket_urlpatterns
 from tests.conftest import redis_problem, service_unavailable
 from tests.web.test_live import CAPTURE_ROUTE, FREE, classroom, puzzle_set, second  # noqa: F401
@@ -51,8 +53,9 @@ def channel_layer(settings):
             service_unavailable(f"Redis at {url}: {problem}")
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url], "prefix": "dama-live-test"},
+                "BACKEND": settings.CHANNELS_LAYER_BACKENDS[settings.DAMA_CHANNELS_LAYER],
+                # a prefix of its own: test runs at the same time on one Redis do not mix
+                "CONFIG": {"hosts": [url], "prefix": f"dama-live-test-{os.getpid()}"},
             }
         }
     else:
@@ -260,3 +263,221 @@ def test_the_asgi_application_takes_the_session_cookie_and_refuses_other_sites(
     assert connected and state["version"] == live.version
     connected, _ = async_to_sync(connect)("http://evil.example")
     assert not connected
+
+
+# -- frames the page never sends -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"text_data": "{not json"}, 1007),
+        ({"text_data": '{"type": "ping"'}, 1007),
+        ({"bytes_data": b"\x00\x01"}, 1003),
+        ({"text_data": '{"type": "ping", "x": "' + "a" * 5000 + '"}'}, 1009),
+    ],
+)
+def test_a_frame_that_is_not_a_small_json_text_closes_the_socket_with_its_code_and_a_warning(
+    live, student, caplog, frame, code
+):
+    async def scenario():
+        communicator = socket(live, student)
+        assert (await communicator.connect())[0]
+        await receive(communicator, "state")
+        await communicator.send_to(**frame)
+        closed = await communicator.receive_output(timeout=5)
+        await communicator.disconnect()
+        return closed
+
+    with caplog.at_level("WARNING", logger="live.consumers"):
+        closed = run(scenario)
+    assert closed == {"type": "websocket.close", "code": code}
+    (record,) = [r for r in caplog.records if r.name == "live.consumers"]
+    assert record.levelname == "WARNING" and f"closed with {code}" in record.getMessage()
+    assert LiveParticipant.objects.get(user=student).connected == 0  # its slot is free again
+
+
+# -- how many sockets one user may hold ------------------------------------------------------------
+
+
+async def open_sockets(live, user, n: int) -> list[tuple[WebsocketCommunicator, dict]]:
+    """``n`` sockets of ``user``, each with its first message (a state, or the close)."""
+    opened = []
+    for _ in range(n):
+        communicator = socket(live, user)
+        connected, _code = await communicator.connect()
+        assert connected  # accepted, then closed with a code the page reads when refused
+        first = await communicator.receive_output(timeout=5)
+        opened.append((communicator, first))
+    return opened
+
+
+def closed_with(first: dict) -> int | None:
+    return first["code"] if first["type"] == "websocket.close" else None
+
+
+def test_one_user_holds_at_most_the_allowed_sockets_in_a_lesson_and_the_next_gets_4429(
+    live,
+    student,
+    second,
+    settings,
+):
+    settings.DAMA_LIVE_SOCKETS_PER_USER = 3
+
+    async def scenario():
+        mine = await open_sockets(live, student, 5)
+        theirs = await open_sockets(live, second, 1)  # another student is not held back
+        await database_sync_to_async(live.go_to)(1)
+        pushed = [await receive(c, "state") for c, first in mine + theirs if not closed_with(first)]
+        for c, _first in mine + theirs:
+            await c.disconnect()
+        return [closed_with(first) for _c, first in mine + theirs], pushed
+
+    codes, pushed = run(scenario)
+    assert codes == [None, None, None, TOO_MANY, TOO_MANY, None]
+    assert len(pushed) == 4 and all("Position 2 of 2" in m["html"] for m in pushed)
+    assert not LiveSocket.objects.exists()
+
+
+def test_a_closed_socket_frees_its_slot(live, student, settings):
+    settings.DAMA_LIVE_SOCKETS_PER_USER = 2
+
+    async def scenario():
+        first, second_one, refused = await open_sockets(live, student, 3)
+        await first[0].disconnect()
+        (again,) = await open_sockets(live, student, 1)
+        for c, _ in (second_one, refused, again):
+            await c.disconnect()
+        return closed_with(refused[1]), closed_with(again[1])
+
+    assert run(scenario) == (TOO_MANY, None)
+
+
+def test_the_slots_are_shared_by_every_process_and_a_dead_processs_sockets_free_theirs(
+    live, student, settings
+):
+    """Another ASGI process's sockets are rows like this process's: they count. A process killed
+    without closing its sockets stops marking them alive: once stale they free their slots."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.DAMA_LIVE_SOCKETS_PER_USER = 2
+    for slot in range(2):
+        LiveSocket.objects.create(
+            session=live, user=student, slot=slot, channel=f"other-process!{slot}"
+        )
+
+    async def one():
+        ((communicator, first),) = await open_sockets(live, student, 1)
+        await communicator.disconnect()
+        return closed_with(first)
+
+    assert run(one) == TOO_MANY
+    dead = timezone.now() - timedelta(seconds=LiveSocket.STALE + 1)
+    LiveSocket.objects.filter(channel="other-process!0").update(seen=dead)
+    assert LiveParticipant(session=live, user=student).connected == 1  # the live one
+    assert run(one) is None
+    assert list(LiveSocket.objects.values_list("channel", flat=True)) == ["other-process!1"]
+
+
+def test_a_socket_marks_its_slot_alive(live, student, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    monkeypatch.setattr(LiveSocket, "HEARTBEAT", 0.01)
+    old = timezone.now() - timedelta(seconds=60)
+
+    async def scenario():
+        communicator = socket(live, student)
+        await communicator.connect()
+        await receive(communicator, "state")
+        await database_sync_to_async(LiveSocket.objects.update)(seen=old)
+        for _ in range(500):  # the consumer marks it within a few heartbeats
+            seen = await database_sync_to_async(lambda: LiveSocket.objects.get().seen)()
+            if seen > old:
+                break
+            await asyncio.sleep(0.01)
+        await communicator.disconnect()
+        return seen
+
+    assert run(scenario) > old
+
+
+# -- who is in the class, at every push ---------------------------------------------------------------
+
+
+def test_a_student_removed_from_the_class_has_their_socket_closed_and_gets_no_more_state(
+    live,
+    student,
+    second,
+    classroom,
+):
+    async def scenario():
+        leaving, staying = socket(live, student), socket(live, second)
+        for s in (leaving, staying):
+            assert (await s.connect())[0]
+            await receive(s, "state")
+        await database_sync_to_async(classroom.remove_student)(student)
+        closed = await leaving.receive_output(timeout=5)
+        await database_sync_to_async(live.go_to)(1)
+        state = await receive(staying, "state")
+        nothing = await leaving.receive_nothing(timeout=0.2)
+        for s in (leaving, staying):
+            await s.disconnect()
+        return closed, state, nothing
+
+    closed, state, nothing = run(scenario)
+    assert closed == {"type": "websocket.close", "code": REFUSED}
+    assert "Position 2 of 2" in state["html"] and nothing
+    assert not LiveSocket.objects.filter(user=student).exists()
+
+
+def test_a_socket_that_missed_the_removal_closes_at_the_next_push(
+    live,
+    student,
+    classroom,
+    monkeypatch,
+):
+    from live import push
+
+    lost: list = []
+    monkeypatch.setattr(push, "left", lambda *args: lost.append(args))  # the layer lost it
+
+    async def scenario():
+        leaving = socket(live, student)
+        assert (await leaving.connect())[0]
+        await receive(leaving, "state")
+        await database_sync_to_async(classroom.remove_student)(student)
+        await database_sync_to_async(live.go_to)(1)  # carries the new roster
+        closed = await leaving.receive_output(timeout=5)
+        await leaving.disconnect()
+        return closed
+
+    assert run(scenario) == {"type": "websocket.close", "code": REFUSED}
+    assert lost == [(live.pk, student.pk)]
+
+
+def test_a_teacher_taken_off_the_class_has_their_socket_closed(
+    live,
+    teacher,
+    classroom,
+    django_user_model,
+):
+    from tests.conftest import _make_user
+
+    classroom.teachers.add(_make_user(django_user_model, "tomas", teacher=True))
+
+    async def scenario():
+        desk = socket(live, teacher)
+        assert (await desk.connect())[0]
+        await receive(desk, "state")
+        assert await database_sync_to_async(classroom.remove_teacher)(teacher)
+        closed = await desk.receive_output(timeout=5)
+        while closed["type"] == "websocket.send":  # the answers panel sent on connecting
+            closed = await desk.receive_output(timeout=5)
+        await desk.disconnect()
+        return closed
+
+    assert run(scenario) == {"type": "websocket.close", "code": REFUSED}

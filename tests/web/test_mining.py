@@ -144,7 +144,9 @@ def test_the_corpus_command_mines_for_the_named_shots_the_file_lacks(tmp_path) -
 
     out = tmp_path / "brazilian.pdn"
     args = ["mine_puzzles_corpus", "--variant", "brazilian", "--seed", "3", "--out", str(out)]
-    call_command(*args, "--shots", "1", "--seconds", "8", stdout=StringIO())
+    # it stops once the file holds one of each shot named (a stop by the work, not the clock)
+    shots = ["--shot", "breakthrough", "--shot", "double_deux"]
+    call_command(*args, "--shots", "1", *shots, stdout=StringIO())
     text = out.read_text(encoding="utf-8")
     entries = list(engine.read_puzzles(text, "brazilian"))
     assert entries
@@ -155,6 +157,7 @@ def test_the_corpus_command_mines_for_the_named_shots_the_file_lacks(tmp_path) -
         shown = set(e.motifs) & names
         assert shown - held, e.motifs
         held |= shown
+    assert {"breakthrough", "double_deux"} <= held
     counts = shot_counts(text, "brazilian")
     assert set(counts) == names and sum(counts.values()) >= len(entries)
     assert {m for m, c in counts.items() if c} == held

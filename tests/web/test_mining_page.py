@@ -11,9 +11,7 @@ from puzzles.models import MiningJob, Puzzle
 pytestmark = pytest.mark.django_db
 
 
-def test_staff_start_a_job_and_its_tasks_are_sent_on_commit(client, staff, monkeypatch):
-    sent: list[int] = []
-    monkeypatch.setattr(mining, "send", lambda job: sent.append(job.pk))
+def test_staff_start_a_job_and_its_tasks_are_sent_on_commit(client, staff, sent_tasks):
     client.force_login(staff)
     page = client.get("/puzzles/mining/")
     assert page.status_code == 200 and "Start mining" in page.content.decode()
@@ -27,8 +25,8 @@ def test_staff_start_a_job_and_its_tasks_are_sent_on_commit(client, staff, monke
     job = MiningJob.objects.get()
     assert response.status_code == 302 and response["Location"] == job.get_absolute_url()
     assert (job.tasks, job.games, job.first_seed, job.status) == (3, 2, 5, "running")
-    assert sent == [job.pk]
-    assert mining.seeds_of(job) == [5, 6, 7]
+    assert sent_tasks == [("puzzles.deep_mine_range", (job.pk, seed), "deep") for seed in (5, 6, 7)]
+    assert job.seeds == [5, 6, 7]
 
 
 def test_the_job_page_polls_until_done_and_shows_the_figures(client, staff):
@@ -63,14 +61,12 @@ def test_only_staff_see_mining(client, student):
 
 
 def test_staff_upload_a_pdn_file_of_games_and_the_tasks_share_its_games(
-    client, staff, monkeypatch, django_capture_on_commit_callbacks
+    client, staff, sent_tasks, django_capture_on_commit_callbacks
 ):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from tests.web.test_mining import GAME_PDN
 
-    sent: list[int] = []
-    monkeypatch.setattr(mining, "send", lambda job: sent.append(job.pk))
     client.force_login(staff)
     assert 'enctype="multipart/form-data"' in client.get("/puzzles/mining/").content.decode()
     upload = SimpleUploadedFile("club.pdn", (GAME_PDN * 2).encode(), "application/x-chess-pdn")
@@ -78,7 +74,8 @@ def test_staff_upload_a_pdn_file_of_games_and_the_tasks_share_its_games(
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/puzzles/mining/", data)
     job = MiningJob.objects.get()
-    assert response.status_code == 302 and sent == [job.pk]
+    assert response.status_code == 302
+    assert [args for _name, args, _queue in sent_tasks] == [(job.pk, 1), (job.pk, 2)]
     assert job.pdn == GAME_PDN * 2
     assert "positions of the uploaded games" in client.get(job.get_absolute_url()).content.decode()
     # each task reads its share of the games (here one each) and saves what it proves: the gain

@@ -30,6 +30,7 @@ def fake_search(monkeypatch):
 
 
 HX = {"HTTP_HX_REQUEST": "true"}
+HX_HEADER = {"HX-Request": "true"}
 #: White (the player) captures Black's last man with 22x15
 LAST_CAPTURE = "W:W22:B18"
 #: two kings that shuffle: the fake computer and the first legal moves repeat the position
@@ -71,7 +72,7 @@ def test_a_visitor_starts_a_game_and_the_computer_replies_at_once_at_an_instant_
     assert game.moves == [[22, 18], [9, 13]]  # the fake computer: the first route, 9-13
     assert game.state == Game.State.PLAYER and game.version == 2
     assert 'data-testid="computer-move">The computer played 9-13.' in html
-    assert "<span>22-18</span> <span>9-13</span>" in html
+    assert re.search(r'data-ply="1"[^>]*>22-18</a> <a [^>]*data-ply="2"[^>]*>9-13</a>', html)
     assert len(fake_search.calls) == 1
 
 
@@ -186,6 +187,56 @@ def test_a_bad_position_in_the_link_is_a_400_and_an_unknown_variant_a_404(client
     response = client.get("/play/czech/?fen=W:W99:B1")
     assert response.status_code == 400 and "The position is not valid" in response.content.decode()
     assert client.get("/play/checkers/").status_code == 404
+
+
+def test_a_level_of_five_thousand_digits_is_a_form_error_not_a_500(client, fake_search):
+    response = client.post("/play/czech/", {"level": "9" * 5000, "color": "white"})
+    assert response.status_code == 400
+    assert "Choose a level from 1 to 8." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("version", ["9" * 4400, "9" * 5000, "²", "١", "-1", "1_0"])
+def test_a_wait_poll_whose_version_is_not_a_number_gets_the_game_as_it_stands(
+    client, fake_search, version
+):
+    game = start(client, level="5")
+    assert move(client, game, "22-18")[0] == 200  # the computer thinks: version 1 waits
+    response = client.get(f"/play/game/{game.pk}/wait", {"v": version, "n": "9" * 5000}, **HX)
+    assert response.status_code == 200 and response.headers["HX-Retarget"] == "#game"
+    assert 'data-testid="thinking"' in response.content.decode()
+    response = client.get(f"/play/game/{game.pk}/wait", {"v": version})
+    assert response.status_code == 302 and response.url == f"/play/game/{game.pk}/"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("server", ["uvicorn", "daphne"])
+def test_a_wait_poll_with_a_4400_digit_version_is_no_500_under_a_real_asgi_server(
+    student, fake_search, server
+):
+    """The poll as a browser sends it to the ASGI servers the site runs under (uvicorn in
+    production, daphne's runserver on a laptop), on loopback in this process."""
+    import urllib.error
+    import urllib.request
+
+    from dama_learn.asgi import application
+    from tests.load.servers import serve_daphne_in_thread, serve_in_thread
+
+    client = Client()
+    client.force_login(student)
+    game = start(client)
+    serve = serve_in_thread if server == "uvicorn" else serve_daphne_in_thread
+    with serve(application) as base:
+        request = urllib.request.Request(
+            f"{base}/play/game/{game.pk}/wait?v={'9' * 4400}&n=1",
+            headers={"Cookie": f"sessionid={client.cookies['sessionid'].value}", **HX_HEADER},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                status, headers = response.status, response.headers
+        except urllib.error.HTTPError as exc:
+            status, headers = exc.code, exc.headers
+    assert status == 200 and headers["HX-Retarget"] == "#game"
 
 
 @pytest.mark.parametrize(
@@ -347,6 +398,24 @@ def test_a_hint_at_an_instant_level_comes_with_the_answer(client, fake_search):
     assert "arrow" in html.split('id="game-board-svg"')[1].split("</svg>")[0].lower()
     game.refresh_from_db()
     assert game.hints == 1 and game.moves == []
+
+
+def test_no_hint_is_given_in_a_sealed_position_the_computer_led_to(client, fake_search):
+    """A position sealed for an exam (core.models.SealedPosition) gets no hint, even when the
+    game came there by the computer's move: the page has no Hint button and a POST is refused."""
+    from core.models import SealedPosition
+
+    board = dama.Board("czech")
+    board.push(sorted(board.generate_legal_moves(), key=lambda m: m.routes[0])[0])
+    SealedPosition.seal([board.fen()], "czech", label="exam:1")
+    game = start(client, color="black")  # the fake computer plays that first move
+    assert game.board().fen() == board.fen() and game.player_to_move
+    page = client.get(f"/play/game/{game.pk}/").content.decode()
+    assert 'data-testid="hint-button"' not in page
+    response = client.post(f"/play/game/{game.pk}/hint", **HX)
+    assert response.status_code == 403 and "belongs to an exam" in response.content.decode()
+    game.refresh_from_db()
+    assert game.hints == 0 and game.hint is None
 
 
 def test_a_hint_at_a_worker_level_is_searched_by_the_worker(
@@ -689,27 +758,24 @@ def test_a_done_lesson_step_offers_to_play_on_from_its_position(client, student,
 
 
 def test_a_lost_hint_is_sent_again_when_the_page_asks(
-    client, fake_search, django_capture_on_commit_callbacks, monkeypatch
+    client, fake_search, django_capture_on_commit_callbacks, sent_tasks
 ):
     from datetime import timedelta
 
     from django.utils import timezone
 
-    sent = []
-    monkeypatch.setattr(tasks.find_hint, "delay", lambda *args: sent.append(args))
-    monkeypatch.setattr(tasks.computer_move, "delay", lambda *args: sent.append(("move", *args)))
     game = start(client, level="6")
     client.post(f"/play/game/{game.pk}/hint", **HX)
     with django_capture_on_commit_callbacks() as callbacks:  # asked just now
         assert client.get(f"/play/game/{game.pk}/wait?v=0").status_code == 204
     assert callbacks == []
     Game.objects.filter(pk=game.pk).update(asked=timezone.now() - timedelta(seconds=60))
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    with django_capture_on_commit_callbacks(execute=True):
         assert client.get(f"/play/game/{game.pk}/wait?v=0").status_code == 204
-    assert len(callbacks) == 1 and sent == [(game.pk, 0)]  # the hint's task, not a move's
+    assert sent_tasks == [("play.find_hint", (game.pk, 0), "play")]  # the hint's, not a move's
 
 
-@pytest.mark.parametrize("level", ["²", "٣٣", "8 ", "0", "9", ""])
+@pytest.mark.parametrize("level", ["²", "٣٣", "8 ", "0", "9", "", "9" * 5000, "٨", "-1"])
 def test_a_level_that_is_not_1_to_8_in_ascii_digits_is_a_form_error(level):
     from django.core.exceptions import ValidationError
 
@@ -740,6 +806,240 @@ def test_the_computer_goes_on_from_its_last_search_of_the_game_in_this_process(f
     assert instant is None
     for game in range(100, 100 + engine.GAME_MEMORIES):
         engine.search(board, 5, game=game)
-    assert len(engine._memories) == engine.GAME_MEMORIES
-    assert 7 not in engine._memories and 8 not in engine._memories
+    kept = [game for _module, game in engine._memories]
+    assert kept == list(range(100, 100 + engine.GAME_MEMORIES))
     engine._memories.clear()
+
+
+def test_a_search_memory_goes_only_to_the_engine_that_made_it(fake_search, monkeypatch):
+    """The memories are kept by engine too: the real search never gets the tables a stand-in
+    engine left for the same game id (the compiled search refuses a foreign object), nor the
+    stand-in the real one's."""
+    from play import engine
+    from tests.web.play_helpers import FakeSearch
+
+    board = dama.Board("czech")
+    engine._memories.clear()
+    engine.search(board, 5, seed=1, game=7)
+    other = FakeSearch()
+    monkeypatch.setattr(engine, "_search_module", lambda: other)
+    engine.search(board, 5, seed=2, game=7)
+    assert other.memories[0] is not fake_search.memories[0]
+    assert len(engine._memories) == 2
+    engine._memories.clear()
+
+
+# -- how many games, and whose turn on the workers (issue 45) ------------------------------------
+
+
+@pytest.fixture
+def broker(sent_tasks):
+    """The messages the workers get (task name, arguments, queue), in the order sent."""
+    return sent_tasks
+
+
+@pytest.fixture
+def none_counted():
+    """The games started an hour count in the cache: none counted before and after."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """``with committed():`` runs what waits for the transaction's commit (the messages)."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def test_a_player_may_start_only_so_many_games_an_hour(
+    client, student, fake_search, settings, none_counted
+):
+    settings.DAMA_PLAY_GAMES_PER_HOUR = 3
+    client.force_login(student)
+    for _ in range(3):
+        start(client, level="5")
+    response = client.post("/play/czech/", {"level": "5", "color": "white"})
+    html = response.content.decode()
+    assert response.status_code == 429 and int(response["Retry-After"]) > 3000
+    assert 'data-testid="limit"' in html and "You have started 3 games in the last hour" in html
+    assert 'data-testid="new-game"' in html  # the form is there, as it was
+    assert Game.objects.count() == 3
+    # a visitor is a player by their session
+    visitor = Client()
+    for _ in range(3):
+        start(visitor)
+    assert visitor.post("/play/czech/", {"level": "1", "color": "white"}).status_code == 429
+    assert start(Client()).user is None  # another visitor
+
+
+def test_one_address_may_start_only_so_many_games_an_hour(fake_search, settings, none_counted):
+    settings.DAMA_PLAY_GAMES_PER_HOUR_PER_ADDRESS = 4
+    for _ in range(4):  # a new session (no cookie) for each game
+        start(Client(REMOTE_ADDR="203.0.113.7"))
+    refused = Client(REMOTE_ADDR="203.0.113.7").post(
+        "/play/czech/", {"level": "1", "color": "white"}
+    )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many games have been started from your network" in refused.content.decode()
+    assert Game.objects.count() == 4
+    start(Client(REMOTE_ADDR="198.51.100.1"))  # another address
+
+
+def test_a_player_has_one_search_on_the_workers_the_next_is_sent_when_it_ends(
+    client, fake_search, broker, committed
+):
+    with committed():
+        first, second, third = (start(client, level="5") for _ in range(3))
+        move(client, first, "22-18")
+        move(client, second, "22-18")
+        client.post(f"/play/game/{third.pk}/hint", **HX)  # a hint waits its turn as well
+    assert broker == [("play.computer_move", (first.pk, 1), "play")]
+    assert Game.objects.get(pk=second.pk).state == Game.State.THINKING
+    with committed():
+        assert tasks.computer_move(first.pk, 1) == "played"
+    assert broker[1:] == [("play.computer_move", (second.pk, 1), "play")]
+    with committed():
+        assert tasks.computer_move(second.pk, 1) == "played"
+    assert broker[2:] == [("play.find_hint", (third.pk, 0), "play")]
+    with committed():
+        assert tasks.find_hint(third.pk, 0) == "found"
+    from play.models import Search
+
+    assert Search.objects.count() == 0
+
+
+def test_another_player_is_not_queued_behind_one_players_twelve_games(
+    client, student, fake_search, broker, committed
+):
+    hog = Client(REMOTE_ADDR="203.0.113.9")
+    with committed():
+        games = [start(hog, level="8", color="black") for _ in range(12)]
+    assert broker == [("play.computer_move", (games[0].pk, 0), "play")]
+    client.force_login(student)
+    with committed():
+        mine = start(client, level="5")
+        move(client, mine, "22-18")
+    assert broker[1:] == [("play.computer_move", (mine.pk, 1), "play")]  # at once
+    with committed():
+        tasks.computer_move(games[0].pk, 0)
+    # the hog's next game joins the queue behind the other player's search
+    assert broker[2:] == [("play.computer_move", (games[1].pk, 0), "play")]
+
+
+def test_the_visitors_of_one_address_share_a_few_turns(fake_search, broker, committed, settings):
+    """A client that drops its cookie for each game is a new visitor each time: its address
+    holds at most ``DAMA_PLAY_SEARCHES_PER_ADDRESS`` searches on the workers all the same."""
+    settings.DAMA_PLAY_SEARCHES_PER_ADDRESS = 2
+    with committed():
+        games = [
+            start(Client(REMOTE_ADDR="203.0.113.9"), color="black", level="8") for _ in range(3)
+        ]
+    assert [args for _name, args, _queue in broker] == [(games[0].pk, 0), (games[1].pk, 0)]
+    with committed():
+        tasks.computer_move(games[1].pk, 0)
+    assert broker[2][1] == (games[2].pk, 0)
+
+
+def test_a_lost_search_gives_its_players_turn_up_after_the_time_limit(
+    client, fake_search, broker, committed, settings
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    with committed():
+        lost, waiting = start(client, level="5"), start(client, level="5")
+        move(client, lost, "22-18")
+        move(client, waiting, "22-18")
+    assert broker == [("play.computer_move", (lost.pk, 1), "play")]
+    from play.models import Search
+
+    # its worker died: nothing comes back; the other game's page polls on
+    long_ago = timezone.now() - timedelta(seconds=settings.DAMA_PLAY_SEARCH_LOST_SECONDS - 1)
+    Search.objects.filter(game=lost).update(sent=long_ago)
+    Game.objects.filter(pk=waiting.pk).update(asked=long_ago)
+    with committed():  # not lost yet: the turn stays
+        client.get(f"/play/game/{waiting.pk}/wait?v=1")
+    assert len(broker) == 1
+    long_ago -= timedelta(seconds=2)
+    Search.objects.filter(game=lost).update(sent=long_ago)
+    Game.objects.filter(pk=waiting.pk).update(asked=long_ago)
+    with committed():
+        assert client.get(f"/play/game/{waiting.pk}/wait?v=1").status_code == 204
+    assert broker[1:] == [("play.computer_move", (waiting.pk, 1), "play")]
+    # the lost game waits at the back of the line, and is sent again in its turn
+    assert Search.objects.get(game=lost).sent is None
+    with committed():
+        tasks.computer_move(waiting.pk, 1)
+    assert broker[2:] == [("play.computer_move", (lost.pk, 1), "play")]
+
+
+def test_two_processes_never_send_a_players_searches_at_once(client, fake_search, broker):
+    """The turn is a conditional update that a unique constraint guards: the second claim fails
+    whatever the first process believed."""
+    first, second = start(client, level="5"), start(client, level="5")
+    move(client, first, "22-18")
+    move(client, second, "22-18")  # both wait: nothing committed has sent them
+    from play.models import Search
+
+    searches = list(Search.objects.order_by("pk"))
+    now = searches[0].asked
+    assert searches[0]._claim(now) is True
+    assert searches[1]._claim(now) is False
+    assert list(Search.objects.order_by("pk").values_list("sent", flat=True)) == [now, None]
+
+
+def test_the_computers_time_is_kept_from_the_move_to_its_reply(client, fake_search, monkeypatch):
+    from datetime import timedelta
+
+    from play import models as play_models
+
+    clock = Clock(play_models.timezone.now())
+    monkeypatch.setattr(play_models, "timezone", clock)
+    game = start(client, level="5")
+    move(client, game, "22-18")
+    game.refresh_from_db()
+    assert game.thinking_since == clock.at and game.thought == timedelta(0)
+    assert game.thinking_time(clock.at + timedelta(seconds=5)) == timedelta(seconds=5)
+    clock.at += timedelta(seconds=7)
+    tasks.computer_move(game.pk, 1)
+    game.refresh_from_db()
+    assert game.thinking_since is None and game.thought == timedelta(seconds=7)
+    assert game.thinking_time(clock.at + timedelta(minutes=5)) == timedelta(seconds=7)
+
+
+class Clock:
+    """A stand-in for ``django.utils.timezone`` whose ``now()`` is ``at``."""
+
+    def __init__(self, at) -> None:
+        self.at = at
+
+    def now(self):
+        return self.at
+
+
+def test_a_search_sent_after_its_wait_in_the_line_is_not_sent_twice(
+    client, fake_search, broker, committed
+):
+    """A game that waited its turn for long is sent when its turn comes; its page's poll then
+    (the game has waited more than ``ASK_AGAIN_SECONDS`` since the move) must not send it a
+    second time: the copy would search beside it, on a process another player needs."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ASK_AGAIN_SECONDS
+
+    with committed():
+        first, second = start(client, level="5"), start(client, level="5")
+        move(client, first, "22-18")
+        move(client, second, "22-18")
+    long_ago = timezone.now() - timedelta(seconds=ASK_AGAIN_SECONDS + 5)
+    Game.objects.filter(pk=second.pk).update(asked=long_ago)  # it waited its turn that long
+    with committed():
+        tasks.computer_move(first.pk, 1)  # its turn: sent now
+        assert client.get(f"/play/game/{second.pk}/wait?v=1").status_code == 204
+    assert [args for _name, args, _queue in broker] == [(first.pk, 1), (second.pk, 1)]

@@ -28,6 +28,7 @@ import dama
 from puzzles import engine, verification
 from puzzles.models import Puzzle, Verdict
 from puzzles.tasks import sweep_verifications, verify_puzzle, verify_stale_puzzles
+from tests.conftest import tasks_sent
 
 GAIN = {
     "variant": "czech",
@@ -50,11 +51,9 @@ CORPUS = Path(settings.BASE_DIR) / "fixtures" / "puzzles"
 
 
 @pytest.fixture
-def queue(monkeypatch):
+def queue(verify_queue):
     """The verify queue, as a list of (puzzle id, revision) sent to it."""
-    sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: sent.append((pk, rev)))
-    return sent
+    return verify_queue
 
 
 @pytest.fixture
@@ -134,10 +133,12 @@ def test_changing_only_the_title_keeps_the_proof_and_enqueues_nothing(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_broker_that_is_down_does_not_break_the_save(monkeypatch, caplog):
-    def down(pk, rev):
+    from dama_learn.celery import app
+
+    def down(name, args=None, **options):
         raise OSError("connection refused")
 
-    monkeypatch.setattr(verify_puzzle, "delay", down)
+    monkeypatch.setattr(app, "send_task", down)  # every message to the broker fails
     puzzle = Puzzle(**CAPTURE)
     puzzle.save()  # autocommit: on_commit runs at once; the sweeper enqueues it later
     assert Puzzle.objects.get().verdict == Verdict.PENDING
@@ -511,24 +512,25 @@ def test_verify_puzzles_enqueues_to_the_workers_without_waiting(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_verify_puzzles_follows_the_workers_progress_until_every_verdict_is_in(monkeypatch):
-    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: None)
+def test_verify_puzzles_follows_the_workers_progress_until_every_verdict_is_in():
     for fields in (CAPTURE, NO_CAPTURE):
-        Puzzle.objects.create(**fields)
-    # a stand-in worker pool: each enqueued proof runs at once (on commit, autocommit here)
-    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: verify_puzzle.apply(args=(pk, rev)))
-    out = run_command("verify_puzzles", "--timeout", "30")
+        Puzzle.objects.create(**fields)  # their proofs wait on the test's broker: no worker
+
+    def worker(name: str, args: tuple, queue: str) -> None:
+        """A stand-in worker pool: each proof sent runs at once (on commit, autocommit here)."""
+        if name == "puzzles.verify_puzzle":
+            verify_puzzle.apply(args=args)
+
+    with tasks_sent(worker):
+        out = run_command("verify_puzzles", "--timeout", "30")
     assert "2 puzzles queued" in out
     assert "\r[" + "#" * 30 + "] 2/2" in out
     assert "Verdicts: no_solution 1, unique 1" in out
 
 
 @pytest.mark.django_db(transaction=True)
-def test_verify_puzzles_gives_up_waiting_with_a_hint_when_no_worker_takes_the_proofs(
-    monkeypatch,
-):
-    monkeypatch.setattr(verify_puzzle, "delay", lambda pk, rev: None)
-    Puzzle.objects.create(**CAPTURE)
+def test_verify_puzzles_gives_up_waiting_with_a_hint_when_no_worker_takes_the_proofs():
+    Puzzle.objects.create(**CAPTURE)  # no worker takes the proof from the test's broker
     with pytest.raises(CommandError, match="consuming the verify queue"):
         run_command("verify_puzzles", "--timeout", "0.6")
 
@@ -860,7 +862,7 @@ def po_entries(path: Path) -> list[dict[str, str]]:
                 entry["fuzzy"] = "1"
             if line.startswith("#"):
                 continue
-            m = re.match(r'^(msgid|msgid_plural|msgstr(?:\[\d\])?) "(.*)"$', line)
+            m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d\])?) "(.*)"$', line)
             if m:
                 key = m.group(1)
                 entry[key] = m.group(2)
@@ -871,8 +873,8 @@ def po_entries(path: Path) -> list[dict[str, str]]:
     return entries
 
 
-def test_the_puzzles_catalogue_translates_every_string_into_czech_and_is_compiled():
-    locale = Path(settings.BASE_DIR) / "puzzles" / "locale"
+def test_the_catalogue_translates_every_string_into_czech_and_is_compiled():
+    locale = Path(settings.BASE_DIR) / "locale"
     entries = po_entries(locale / "cs" / "LC_MESSAGES" / "django.po")
     assert len(entries) > 50
     untranslated = [
@@ -889,6 +891,8 @@ def test_the_puzzles_catalogue_translates_every_string_into_czech_and_is_compile
             msgid, msgstr = _unescape(e["msgid"]), _unescape(e.get("msgstr", ""))
             if "msgid_plural" in e or "fuzzy" in e or not msgstr:
                 continue
+            if "msgctxt" in e:  # gettext keeps it as "context\x04msgid"
+                msgid = f"{_unescape(e['msgctxt'])}\x04{msgid}"
             if catalog.get(msgid) != msgstr:
                 stale.append(msgid)
         assert stale == [], f"{lang}: .mo out of date with .po for {stale[:5]}"
@@ -1095,14 +1099,14 @@ def test_one_teachers_proofs_take_turns_and_everyone_elses_go_straight_to_the_wo
     assert queue == [(mine[0].pk, 1), (mine[1].pk, 1)]
     waiting = Puzzle.objects.filter(pk__in=[p.pk for p in mine[2:]])
     assert {(p.verdict, p.queued_at) for p in waiting} == {(Verdict.PENDING, None)}
-    assert verification.waiting_count(teacher.pk) == 3
+    assert Puzzle.objects.waiting_turn(teacher.pk).count() == 3
     corpus = Puzzle(**GAIN)
     save_together(django_capture_on_commit_callbacks, [corpus])
     assert queue[-1] == (corpus.pk, 1)  # not behind the teacher's puzzles
     # a proof of the teacher's ends: their next waiting proof takes its place
     assert verify_puzzle.apply(args=(mine[0].pk, 1)).get() == "unique"
     assert queue[-1] == (mine[2].pk, 1)
-    assert verification.waiting_count(teacher.pk) == 2
+    assert Puzzle.objects.waiting_turn(teacher.pk).count() == 2
 
 
 def test_the_proof_page_says_a_waiting_proof_waits_for_the_authors_earlier_ones(

@@ -63,7 +63,6 @@ def test_a_player_back_after_a_year_is_rated_from_a_wider_deviation(django_user_
 
     from django.utils import timezone
 
-    from puzzles import rating
     from puzzles.models import Attempt, PlayerRating
     from tests.puzzle_fixtures import make_puzzle
 
@@ -79,6 +78,6 @@ def test_a_player_back_after_a_year_is_rated_from_a_wider_deviation(django_user_
         shown = row.deviation_now
         assert (shown == pytest.approx(50, abs=0.01)) if name == "fresh" else shown > 80
         attempt = Attempt.objects.create(user=user, puzzle=puzzle, solved=True)
-        changes[name] = rating.rate_account(attempt, 1.0)
+        changes[name] = attempt.rate_once(1.0)
     # the same win moves the rating further after the time away
     assert changes["back"] > 1.5 * changes["fresh"] > 0

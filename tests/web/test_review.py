@@ -297,6 +297,20 @@ def test_the_queue_serves_due_cards_oldest_first_then_the_weakest_motif(client, 
     assert f'data-card="{old.pk}"' in client.get("/review/czech/").content.decode()
 
 
+def test_a_new_learner_is_offered_practice_only_once_there_is_a_weak_motif(client, student):
+    client.force_login(student)
+    html = client.get("/review/").content.decode()
+    assert "Practise weak motifs" not in html and 'data-testid="start-' not in html
+    assert "Solve a few puzzles first" in html  # the page's advice stands alone
+    gain = make_puzzle("czech_gain")
+    for _ in range(2):  # two misses of a sacrifice: a weak motif in Czech draughts only
+        Attempt.objects.create(user=student, puzzle=gain, failed=True, finished_at=timezone.now())
+    html = client.get("/review/").content.decode()
+    assert 'data-testid="start-czech"' in html and "Practise weak motifs" in html
+    assert 'data-testid="start-international"' not in html
+    assert 'data-testid="start-brazilian"' not in html
+
+
 def test_motif_rates_put_the_weakest_first():
     rows = [
         (["shot", "capture:3"], True, False, False, 0),

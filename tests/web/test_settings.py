@@ -25,6 +25,8 @@ SETTING_VARS = [
     "DAMA_SERVER_TIMING",
     "DAMA_HEALTHZ_TOKEN",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "DAMA_HEARTBEAT_SECONDS",
+    "DAMA_OUTAGE_SECONDS",
 ]
 
 
@@ -106,6 +108,13 @@ def test_a_bad_redis_url_names_the_variable(tmp_path):
 def test_a_bad_broker_url_names_the_variable(tmp_path):
     result = run("", tmp_path, CELERY_BROKER_URL="ftp://x")
     assert "ImproperlyConfigured: CELERY_BROKER_URL must be a URL" in result.stderr
+
+
+def test_an_outage_threshold_within_two_heartbeats_is_refused(tmp_path):
+    result = run("", tmp_path, DAMA_HEARTBEAT_SECONDS="5", DAMA_OUTAGE_SECONDS="10")
+    assert "ImproperlyConfigured: DAMA_OUTAGE_SECONDS=10 must be more than twice" in result.stderr
+    ok = run("print(s.DAMA_OUTAGE_SECONDS)", tmp_path, DAMA_HEARTBEAT_SECONDS="0")
+    assert ok.stdout.strip() == "10", ok.stderr
 
 
 def test_redis_url_switches_broker_and_cache(tmp_path):

@@ -14,7 +14,8 @@ from django.urls import reverse
 from puzzles import engine, stream
 from puzzles.models import Attempt, PlayerRating, Puzzle, RatingHistory
 from puzzles.player import Player
-from puzzles.trainer import Accepted, Conflict, Outcome, build_judge, cached_judge
+from puzzles.stream import owned_attempt
+from puzzles.trainer import Accepted, Conflict, Outcome, build_judge, forget_judges
 from tests.conftest import PASSWORD
 from tests.puzzle_fixtures import PUZZLES, make_puzzle
 
@@ -156,7 +157,7 @@ def test_solving_by_typed_notation_finishes_and_rates_the_attempt(client, django
     assert 'data-state="solved"' in html
     row = Attempt.objects.get(pk=attempt)
     assert row.solved and not row.failed and row.rated and row.finished_at is not None
-    assert row.seconds >= 0
+    assert row.seconds == round((row.finished_at - row.started_at).total_seconds(), 3) > 0
     rating = PlayerRating.objects.get(user__username="petr", variant="czech")
     assert rating.rating > 1500 and rating.games == 1
     assert RatingHistory.objects.filter(user__username="petr").count() == 1
@@ -691,7 +692,7 @@ def test_a_puzzle_page_does_not_read_the_proof_the_first_move_does(client, gain)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    cached_judge.cache_clear()
+    forget_judges()
 
     def proof_reads(queries) -> int:
         read = re.compile(r'"puzzles_puzzle"\."proof"(?! IS NOT NULL)')  # not the row's servable
@@ -724,6 +725,20 @@ def test_profile_shows_the_rating_with_an_svg_history_chart(client, student, cap
     assert 'data-testid="puzzle-ratings"' in html
     assert 'class="rating-chart"' in html and "<polyline" in html
     assert "<script" not in html.split('data-testid="puzzle-ratings"')[1].split("</section>")[0]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "czech"), [(4, "4 kameny"), (5, "5 kamenů"), (21, "21 kamenů"), (1, "jeden kámen")]
+)
+def test_a_goal_counts_its_pieces_in_czechs_plural_forms(pieces, czech):
+    """ "Bílý na tahu získá 4 kamenů" was the goal of a puzzle that wins four pieces."""
+    from django.utils import translation
+
+    from puzzles.trainer import goal_text
+
+    with translation.override("cs"):
+        text = goal_text(True, f"gain:{pieces}", 2, [])
+    assert text.startswith(f"Bílý na tahu získá {czech} "), text
 
 
 def test_goal_and_feedback_in_czech(client, gain):
@@ -842,12 +857,12 @@ def test_an_attempt_is_found_for_its_player_only_with_its_puzzle_less_the_proof(
     first = Attempt.start(player, gain)
     second = Attempt.start(player, gain, fresh=True)
     assert first.first and not second.first  # stored when each was made: only the first is rated
-    got = Attempt.owned(player, second.pk)
+    got = owned_attempt(player, second.pk)
     assert got.pk == second.pk and got.puzzle.pk == gain.pk
     assert "proof" in got.puzzle.get_deferred_fields()
-    assert Attempt.owned(player, 2**63) is None  # beyond any id: no query, no error
-    assert Attempt.owned(Player(outsider, {}), first.pk) is None
-    assert Attempt.owned(Player(None, {}), first.pk) is None  # not in the visitor's session
+    assert owned_attempt(player, 2**63) is None  # beyond any id: no query, no error
+    assert owned_attempt(Player(outsider, {}), first.pk) is None
+    assert owned_attempt(Player(None, {}), first.pk) is None  # not in the visitor's session
 
 
 def test_a_move_is_read_against_the_stored_position_without_replaying_the_line(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 from urllib.parse import quote
 
@@ -14,7 +13,7 @@ from django.conf import settings
 from django.db import connection
 
 from core.models import Job, WorkerHeartbeat
-from tests.conftest import drop_pools, redis_problem, redis_url, service_unavailable
+from tests.conftest import drop_pools, redis_problem, redis_url, service_unavailable, wait_until
 
 pytestmark = pytest.mark.services
 
@@ -67,10 +66,21 @@ def broker(request, settings, tmp_path):
 
 
 def worker_ready(app, broker_url: str, hostname: str) -> bool:
+    """Whether the worker ``hostname`` answers: a ping on Redis, its heartbeat row on SQLite."""
     if broker_url.startswith("redis"):
         return bool(app.control.ping(destination=[hostname], timeout=0.5))
-    time.sleep(0.3)
     return WorkerHeartbeat.objects.filter(hostname=hostname).exists()
+
+
+def wait_until_ready(app, broker_url: str, hostname: str, proc, log_path, seconds: float = 60):
+    """Poll until the worker process ``proc`` answers; fail at once when it exits."""
+
+    def ready() -> bool:
+        if proc.poll() is not None:
+            pytest.fail(f"the worker exited with {proc.returncode}:\n{log_path.read_text()}")
+        return worker_ready(app, broker_url, hostname)
+
+    wait_until(ready, seconds, "the worker ready", every=0.3, details=log_path.read_text)
 
 
 @pytest.fixture
@@ -97,12 +107,7 @@ def celery_worker_process(transactional_db, broker, tmp_path):
         cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while not worker_ready(app, broker, hostname):
-            if proc.poll() is not None:
-                pytest.fail(f"the worker exited with {proc.returncode}:\n{log_path.read_text()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the worker was not ready within 60 s:\n{log_path.read_text()}")
+        wait_until_ready(app, broker, hostname, proc, log_path)
         yield hostname
     finally:
         proc.terminate()
@@ -115,12 +120,11 @@ def celery_worker_process(transactional_db, broker, tmp_path):
 
 
 def wait_for(job: Job, seconds: float = 60) -> Job:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def finished() -> bool:
         job.refresh_from_db()
-        if job.is_finished:
-            return job
-        time.sleep(0.2)
+        return job.is_finished
+
+    wait_until(finished, seconds, f"job {job.pk} finished", details=lambda: str(job.__dict__))
     return job
 
 

@@ -12,12 +12,11 @@ from django.core.management.base import BaseCommand
 from core.variants import VARIANT_NAMES
 from exams import engine
 from exams.levels import DATA
-from puzzles.engine import read_puzzles
 
 HEADER = (
     "# Rule questions of the exams (levels 1 and 2), written by `manage.py make_exam_questions`\n"
     "# from positions along the corpus's solution lines (never a puzzle's own position).\n"
-    "# Each is a lesson exercise (schema: docs/lessons-coverage.md), judged by lessons.engine.\n"
+    "# Each is a lesson exercise (schema: docs/lessons-coverage.md), judged by core.exercise.\n"
 )
 
 
@@ -38,11 +37,7 @@ class Command(BaseCommand):
     def handle(self, *args, per_kind: int = 40, **options):
         for variant in VARIANT_NAMES:
             path = Path(settings.BASE_DIR) / "fixtures" / "puzzles" / f"{variant}.pdn"
-            entries = [
-                (p.fen, list(p.solution))
-                for p in read_puzzles(path.read_text(encoding="utf-8"), variant)
-                if not isinstance(p, Exception)
-            ]
+            entries = engine.solution_lines(path.read_text(encoding="utf-8"))
             questions = engine.generate_rule_questions(variant, entries, per_kind=per_kind)
             out = DATA / "questions" / f"{variant}.yaml"
             out.write_text(

@@ -11,22 +11,23 @@
  * A student who has answered the open question gets their own stage over HTTP (the pushed one
  * is the same for every student). The socket reconnects after a drop (1, 2, 4 ... 10 s); while it
  * is down, and for good when it never opens (a proxy or a browser without WebSockets), the page
- * polls the state URL every POLL_MS.
+ * polls the state URL (static/js/follow.js, which this page loads first). Two closes end it:
+ * 4429 (the user has too many sockets open in the lesson) and 4403 (the user is no longer in the
+ * class); the page says why, in its connection line and aria-live, and neither reconnects nor
+ * polls.
  */
 (function () {
   "use strict";
-  var POLL_MS = 2000;
-  var PING_MS = 25000;
+  // the server's close codes that end following (live/consumers.py): too many sockets, left
+  var ENDS = { 4429: ["msgTooMany", "too-many"], 4403: ["msgLeft", "left"] };
 
   function start(root) {
     var role = root.dataset.role;
     var connection = root.querySelector("[data-live-connection]");
     var announcer = document.getElementById("live-announce");
-    var socket = null, opened = false, failures = 0, pollTimer = null, pingTimer = null, retry = null;
 
     function stage() { return document.getElementById("live-stage"); }
     function version() { var s = stage(); return s ? Number(s.dataset.version || 0) : 0; }
-    function say(text) { if (connection) connection.textContent = text; }
     function announce(text) {
       if (!announcer || !text) return;
       announcer.textContent = "";
@@ -52,6 +53,7 @@
       htmx.swap(current, html, { swapStyle: "outerHTML" });
       remember();
       drawMode();
+      restoreGroups();
       if (hadFocus) {
         // the field being typed in keeps its focus and its text across the new stage
         var again = document.getElementById(hadFocus);
@@ -85,6 +87,7 @@
           htmx.swap(stage(), html, { swapStyle: "outerHTML" });
           remember();
           drawMode();
+          restoreGroups();
         } else {
           answeredHereSkip(html, v);
         }
@@ -98,6 +101,7 @@
       htmx.swap(current, html, { swapStyle: "outerHTML" });
       remember();
       drawMode();
+      restoreGroups();
       announce(stage() && stage().dataset.announce);
     }
     function pollResults() {
@@ -107,53 +111,33 @@
         .then(function (html) { if (html) swapResults(html); })
         .catch(function () {});
     }
-    function startPolling() {
-      if (pollTimer) return;
-      say(root.dataset.msgPolling);
-      pollTimer = window.setInterval(function () { poll(false); }, POLL_MS);
-      poll(false);
+    // a close in ENDS: the page says why, and neither reconnects nor polls
+    function onClose(ev) {
+      var end = ENDS[ev.code];
+      if (!end) return false;
+      follower.stopPolling();
+      follower.say(root.dataset[end[0]]);
+      announce(root.dataset[end[0]]);
+      root.setAttribute("data-live-socket", end[1]);
+      return true;
     }
-    function stopPolling() {
-      if (pollTimer) { window.clearInterval(pollTimer); pollTimer = null; }
+    function onMessage(data) {
+      if (data.type === "state") swapStage(data.html, Number(data.version), data.announce);
+      else if (data.type === "results") swapResults(data.html);
     }
-    function connect() {
-      if (!("WebSocket" in window)) { startPolling(); return; }
-      var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-      var lang = document.documentElement.lang || "";
-      try {
-        socket = new WebSocket(scheme + window.location.host + root.dataset.wsPath + "?lang=" + encodeURIComponent(lang));
-      } catch (e) {
-        startPolling();
-        return;
+    // the teacher's groups of actions (details.live-group) stay open or closed as the teacher
+    // left them when a new stage replaces them
+    var openGroups = {};
+    document.addEventListener("toggle", function (ev) {
+      var group = ev.target;
+      if (group && group.matches && group.matches("details.live-group") && group.id) {
+        openGroups[group.id] = group.open;
       }
-      socket.addEventListener("open", function () {
-        opened = true;
-        failures = 0;
-        stopPolling();
-        say(root.dataset.msgLive);
-        root.setAttribute("data-live-socket", "open");
-        pingTimer = window.setInterval(function () {
-          if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" }));
-        }, PING_MS);
-      });
-      socket.addEventListener("message", function (ev) {
-        var data;
-        try { data = JSON.parse(ev.data); } catch (e) { return; }
-        if (data.type === "state") swapStage(data.html, Number(data.version), data.announce);
-        else if (data.type === "results") swapResults(data.html);
-      });
-      socket.addEventListener("close", function (ev) {
-        root.setAttribute("data-live-socket", "closed");
-        if (pingTimer) { window.clearInterval(pingTimer); pingTimer = null; }
-        socket = null;
-        if (ev.code === 4403) { startPolling(); return; }
-        failures += 1;
-        // follow by polling until a socket opens again (never, when WebSockets do not get
-        // through: the tries go on every 10 s at most)
-        startPolling();
-        say(opened ? root.dataset.msgReconnecting : root.dataset.msgPolling);
-        var wait = Math.min(10000, 1000 * Math.pow(2, failures - 1));
-        retry = window.setTimeout(connect, wait);
+    }, true);
+    function restoreGroups() {
+      Object.keys(openGroups).forEach(function (id) {
+        var group = document.getElementById(id);
+        if (group && openGroups[id] && !group.open) group.open = true;
       });
     }
     // the teacher draws by clicking: a square twice marks it, two squares make an arrow (posted
@@ -199,6 +183,7 @@
     document.addEventListener("htmx:afterSwap", function (ev) {
       remember();
       drawMode();
+      restoreGroups();
       // the answer to this page's own request (a student's answer, a teacher's action): said
       var target = ev.detail && ev.detail.target;
       if (!target || target.id !== "live-stage") return;  // not a capture going on
@@ -209,12 +194,19 @@
     });
     drawMode();
     remember();
-    if (root.dataset.transport === "poll") startPolling();
-    else connect();
-    window.addEventListener("beforeunload", function () {
-      if (retry) window.clearTimeout(retry);
-      if (socket) socket.close();
+    var follower = window.dama.follow(root, {
+      connection: connection,
+      onMessage: onMessage,
+      onClose: onClose,
+      poll: function () { poll(false); },
+      pollAtOnce: true,
+      ping: true,
+      query: "?lang=" + encodeURIComponent(document.documentElement.lang || ""),
+      marker: "data-live-socket",
+      closed: "closed",
+      pollOnly: root.dataset.transport === "poll"
     });
+    window.addEventListener("beforeunload", function () { follower.stop(); });
   }
 
   function init() {

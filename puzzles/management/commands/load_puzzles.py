@@ -21,7 +21,8 @@ from django.db import transaction
 from core.variants import VARIANT_NAMES
 from puzzles import engine
 from puzzles.management.commands.verify_puzzles import prove_in_process
-from puzzles.models import Puzzle, proofs_held
+from puzzles.models import Puzzle
+from puzzles.proofs import proofs_held
 
 
 class Command(BaseCommand):
