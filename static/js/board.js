@@ -328,7 +328,13 @@
       clicking = true;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
-    function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
+    // the square trainer says where a square stands (data-square-words), never its name
+    var words = null;
+    try { words = widget.dataset.squareWords ? JSON.parse(widget.dataset.squareWords) : null; } catch (e) { words = null; }
+    function name(sq) {
+      if (words) return words[sq] || "";
+      return els[sq].getAttribute("data-name") || String(sq);
+    }
     function pick(sq) {
       var where = targets();
       if (where.length) say(msg("Targets").replace("{square}", name(sq)) + " " + where.map(name).join(", "));
