@@ -88,7 +88,7 @@ def test_a_run_counts_right_answers_and_misses_on_every_board_notation_side_and_
     page = client.get(reverse("squares:run", args=[run.pk])).content.decode()
     # the board is seen from the side asked for, with no square's name or number written on it
     assert f'data-flipped="{"1" if side == "black" else "0"}"' in page
-    assert 'class="coords"' not in page and "font-size=\"9.5\"" not in page
+    assert 'class="coords"' not in page and 'font-size="9.5"' not in page
     for _ in range(3):
         run.refresh_from_db()
         response = answer(client, run, right_answer(run), **HTMX)
@@ -127,7 +127,10 @@ def test_name_mode_asks_where_the_marked_square_stands_from_the_side_shown(clien
     run = start(client, "czech", "names", "black", "name")
     SquareRun.objects.filter(pk=run.pk).update(square=29)  # a1
     page = client.get(reverse("squares:run", args=[run.pk])).content.decode()
-    assert "Write the name of the marked square (column 8 from the left, row 8 from the bottom)" in page
+    assert (
+        "Write the name of the marked square (column 8 from the left, row 8 from the bottom)"
+        in page
+    )
     run.refresh_from_db()
     assert answer(client, run, {"asked": "1", "answer": "A1"}, **HTMX).status_code == 200
     run.refresh_from_db()
