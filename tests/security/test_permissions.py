@@ -79,6 +79,10 @@ MATRIX = [
     ("lessons:test_out_check", "post", lambda w: {"variant": "czech", "lesson": "czech-king"}, {"answer": "22-18"}, {r: 409 for r in ROLES}),
     ("puzzles:index", "get", lambda w: {}, None, REDIRECT),
     ("puzzles:dashboard_index", "get", lambda w: {}, None, REDIRECT),
+    # every-defence mastery (issue 51): accounts only, once solved (else back to the puzzle); a
+    # mastery is its account's
+    ("puzzles:mastery", "get", lambda w: {"variant": "czech", "pk": w.puzzle.pk}, None, REDIRECT),
+    ("puzzles:mastery_move", "post", lambda w: {"pk": mastery_of(w)}, {"ply": "0", "move": "22-17"}, {"anonymous": LOGIN, "student": 302, "teacher": 404, "staff": 404}),
     ("puzzles:mining", "get", lambda w: {}, None, STAFF),
     ("puzzles:mining_job", "get", lambda w: {"pk": w.mining_job}, None, STAFF),
     ("puzzles:attempt_move", "post", lambda w: {"pk": w.attempt}, {"move": "22-17"}, OWNER),
@@ -161,6 +165,13 @@ def explore_job_of(w):
     return Job.objects.create(
         kind="explore_analysis", owner=w.student, params={"fen": "W:W21:B1", "variant": "czech"}
     ).pk
+
+
+def mastery_of(w):
+    """The student's every-defence mastery of the puzzle."""
+    from puzzles.models import Mastery
+
+    return Mastery.of(w.student, w.puzzle).pk
 
 
 def squares_run_of(w):
