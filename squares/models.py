@@ -212,6 +212,8 @@ class SquareRun(models.Model):
         miss otherwise, and the next square. After the deadline nothing counts (``over``). A
         ``ValidationError`` for input that gives no square (nothing changes); :class:`Conflict`
         when question ``asked`` was answered already (another tab)."""
+        if self.is_over(now):  # whatever was sent: the time is up
+            return Answered(over=True)
         given = self.read(square=square, text=text)
         with transaction.atomic():
             run = SquareRun.objects.select_for_update().get(pk=self.pk)

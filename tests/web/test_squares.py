@@ -165,6 +165,14 @@ def test_the_server_keeps_the_time_a_reload_does_not_reset_it(client, fake_clock
     assert (run.score, run.asked) == (1, 2)
     page = client.get(reverse("squares:run", args=[run.pk])).content.decode()
     assert "Time is up" in page and "You got 1 square right." in page
+    # once the time is up, any input just shows the score
+    assert answer(client, run, {"asked": "2", "route": "x"}, **HTMX).status_code == 200
+    # and "Another run" starts one with the same settings, its clock from now
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="(\w+)">', page))
+    fields.pop("csrfmiddlewaretoken", None)
+    assert fields == {"notation": "numbers", "side": "white", "mode": "find"}
+    again = start(client, "czech", **fields)
+    assert again.pk != run.pk and again.started_at == fake_clock.at
 
 
 def test_best_scores_per_board_notation_side_and_mode(client, fake_clock):
