@@ -4,13 +4,17 @@ choose with Enter, from Black's side; name a marked square by typing. No clicks,
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from core.board import square_label, square_place
+from puzzles.models import Attempt
 from squares.models import SquareRun
+from tests.browser.test_a11y import log_in, prepare, violations
 from tests.browser.test_keyboard import expect, tab_to
+from tests.puzzle_fixtures import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -83,3 +87,24 @@ def test_name_a_marked_square_by_typing(page):
     page.keyboard.type(str(run.square))
     page.keyboard.press("Enter")
     check(page.locator('[data-testid="squares-score"]')).to_contain_text("Score: 2 squares.")
+
+
+def test_the_trainers_pages_have_no_serious_accessibility_or_csp_violations(
+    page, live_server, student
+):
+    """axe-core and the Content-Security-Policy (tests/browser/test_a11y.py) on the square
+    trainer's settings, a run in each mode, and a puzzle's every-defence page."""
+    prepare(page)
+    puzzle = make_puzzle("czech_two_defences")
+    Attempt.objects.create(user=student, puzzle=puzzle, solved=True, position=puzzle.fen)
+    found = {}
+    for path in ["/squares/czech/", "/squares/international/"]:
+        found[path] = violations(page, path)
+    for query in ("notation=names&side=black&mode=find", "notation=numbers&side=white&mode=name"):
+        start_by_keyboard(page, "czech", query)
+        found[query] = violations(page)
+    log_in(page, live_server, student)
+    path = f"/puzzles/czech/{puzzle.pk}/defences/"
+    found[path] = violations(page, path)
+    found = {k: v for k, v in found.items() if v}
+    assert found == {}, json.dumps(found, indent=1)
