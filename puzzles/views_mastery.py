@@ -35,12 +35,11 @@ def _context(mastery: Mastery, result: Result | None = None, error: str = "") ->
         marks = {sq: "wrong" for sq in result.squares}
     board = engine.trainer_board(
         puzzle.variant,
-        mastery.here,
-        [],
+        puzzle.fen,
+        list(mastery.line),  # the round so far: the defender's last reply is marked
         path=path,
         marks=marks,
         animate=result is not None and bool(result.reply),
-        flipped=engine.solver_flipped(puzzle.variant, puzzle.fen),
         goal=puzzle.goal,
     )
     return {
