@@ -45,3 +45,30 @@ def test_the_better_move_is_chosen_by_keyboard_alone(page):
     check(next_step).to_be_focused()
     page.keyboard.press("Enter")
     check(page.locator("h1")).to_have_text(step.next.title.en)
+
+
+def test_the_strategy_pages_have_no_serious_or_csp_violations(page, live_server, student):
+    """The course map, a choose-the-better-move step, a play-on step (its diagram before the
+    moves) and a sitting of the strategy exam: axe-core and the Content-Security-Policy."""
+    import json
+
+    from exams.models import Exam
+    from lessons.course import get_course
+    from tests.web.test_exams import give_name
+
+    from .test_a11y import log_in, prepare, violations
+
+    prepare(page)
+    steps = get_course("strategy-brazilian").steps
+    choose = next(s for s in steps if s.exercise.kind == "better_move")
+    found = {}
+    for path in ["/learn/strategy-brazilian/", choose.get_absolute_url()]:
+        found[path] = violations(page, path)
+    play = choose.next
+    assert play is not None and play.exercise.kind == "what_if"
+    found[play.get_absolute_url()] = violations(page, play.get_absolute_url())
+    log_in(page, live_server, give_name(student, "Standa Řehoř"))
+    exam = Exam.start(student, "international", 8, "real")
+    found[exam.get_absolute_url()] = violations(page, exam.get_absolute_url())
+    found = {path: bad for path, bad in found.items() if bad}
+    assert found == {}, json.dumps(found, indent=1)
