@@ -181,7 +181,11 @@ def test_the_shipped_corpus_gives_every_level_enough_exam_questions(variant, set
     rules = rule_questions(variant).values()
     for lv in levels():
         for line in lv.draw:
-            if line.rules:
+            if line.rules == "strategy":  # split: the kept ones for exams, the others for practice
+                for kept in (True, False):
+                    have = sum(q.kind == "strategy" and q.reserved == kept for q in rules)
+                    assert have >= line.count + 2, (variant, lv.number, kept, have)
+            elif line.rules:
                 assert sum(q.kind == line.rules for q in rules) >= 3 * line.count, (lv.number, line)
             else:  # real exams draw from the kept puzzles, practice exams from the others
                 for puzzles in (reserved, practice):
