@@ -400,6 +400,7 @@ def test_a_better_move_step_offers_its_options_and_judges_each(client):
     assert "Not this one." in text and weaker.feedback.en.split(" comes ")[0] in text
     text = feedback_of(check(client, where, choice=ex.answers[0]).content.decode())
     assert f"Right: {ex.answers[0]}." in text and "You earned 2 stars." in text
+    assert ex.solution.en.split(" comes ")[0] in text  # why it is better: the engine's line
 
 
 def test_choose_move_illegal_option_is_explained_and_the_legal_one_is_right(client):
