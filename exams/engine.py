@@ -29,7 +29,12 @@ RULE_KINDS = {
     "crown": ("move", 1),
     "select": ("select_captures", 2),
     "route": ("capture_route", 2),
+    # "choose the better move" (issue 50): kept in exams/questions/strategy-<variant>.yaml,
+    # written by hand from engine-checked positions, not generated here
+    "strategy": ("better_move", 3),
 }
+#: the rule kinds :func:`generate_rule_questions` makes
+GENERATED_KINDS = ("compulsory", "crown", "select", "route")
 
 _PROMPTS = {
     "compulsory": {
@@ -168,19 +173,19 @@ def generate_rule_questions(
             starts.add(dama.Board(variant, fen).fen())
         except (dama.DamaError, ValueError):
             continue
-    found: dict[str, dict[str, dict[str, Any]]] = {k: {} for k in RULE_KINDS}
+    found: dict[str, dict[str, dict[str, Any]]] = {k: {} for k in GENERATED_KINDS}
     for board in _positions(variant, entries):
         fen = board.fen()
         if fen in starts:
             continue
-        for kind in RULE_KINDS:
+        for kind in GENERATED_KINDS:
             if fen in found[kind]:
                 continue
             question = _question(variant, kind, board)
             if question is not None:
                 found[kind][fen] = question
     out: list[dict[str, Any]] = []
-    for kind in RULE_KINDS:
+    for kind in GENERATED_KINDS:
         chosen = sorted(found[kind].values(), key=lambda q: q["id"])[:per_kind]
         out.extend(chosen)
     return out

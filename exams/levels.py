@@ -1,11 +1,17 @@
 """The exam ladder as data: ``exams/levels.yaml`` (the levels) and ``exams/questions/*.yaml`` (the
-rule questions of each variant), read once per process into plain objects.
+rule questions of each variant, and its "choose the better move" questions in
+``strategy-<variant>.yaml``), read once per process into plain objects.
 
 A rule question is a lesson step (``lessons.course.Step``) that no lesson shows:
-``core.exercise.judge`` judges it exactly as it judges a lesson's exercise.
+``core.exercise.judge`` judges it exactly as it judges a lesson's exercise. A strategy question
+is one too (kind ``better_move``); each is kept for the real exams (``pool: exam``,
+:attr:`RuleQuestion.reserved`) or free for practice (``pool: practice``).
+
+Level numbers are stable and increase down the file; a number may be missing (the strategy
+level is 8 while the endgame level 7 is written on another branch).
 
     >>> [level.number for level in levels()]
-    [1, 2, 3, 4, 5, 6]
+    [1, 2, 3, 4, 5, 6, 8]
     >>> level(3).questions, level(3).pass_mark
     (8, 6)
 """
@@ -121,7 +127,7 @@ def read_levels(path: Path) -> tuple[Level, ...]:
     """The levels of ``path`` (raises :class:`LevelDataError` when they are not valid)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        out = []
+        out: list[Level] = []
         for i, raw in enumerate(data["levels"], start=1):
             where = f"{path.name}: level {i}"
             draws = tuple(_read_draw(d, f"{where}.draw[{j}]") for j, d in enumerate(raw["draw"]))
@@ -135,8 +141,8 @@ def read_levels(path: Path) -> tuple[Level, ...]:
                 pass_mark=int(raw["pass"]),
                 draw=draws,
             )
-            if level.number != i:
-                raise LevelDataError(f"{where}: numbered {level.number}")
+            if level.number < 1 or (out and level.number <= out[-1].number):
+                raise LevelDataError(f"{where}: numbered {level.number} after {len(out)} levels")
             if sum(d.count for d in draws) != level.questions:
                 raise LevelDataError(f"{where}: the draw gives {sum(d.count for d in draws)}")
             if not 0 < level.pass_mark <= level.questions or level.minutes < 1:
@@ -166,6 +172,8 @@ class RuleQuestion:
     id: str
     kind: str
     step: Step
+    #: kept for the real exams: practice never draws it and no page shows its answer
+    reserved: bool = False
 
     @property
     def tier(self) -> int:
@@ -181,7 +189,9 @@ def read_questions(variant: str, path: Path) -> dict[str, RuleQuestion]:
     for raw in data.get("questions") or []:
         where = f"{path.name}: {raw.get('id')}"
         try:
-            kind = str(raw["kind"])
+            kind = str(raw.get("kind") or ("strategy" if "pool" in raw else ""))
+            if kind == "strategy" and raw.get("pool") not in ("exam", "practice"):
+                raise LevelDataError(f"{where}: a strategy question's pool is exam or practice")
             if kind not in engine.RULE_KINDS or not engine.fen_is_readable(variant, raw["fen"]):
                 raise LevelDataError(f"{where}: unknown kind or unreadable position")
             exercise = read_exercise(raw["exercise"], where)
@@ -190,7 +200,7 @@ def read_questions(variant: str, path: Path) -> dict[str, RuleQuestion]:
                 slug=str(raw["id"]),
                 title=prompt,
                 text=prompt,
-                articles=tuple(raw.get("articles") or ()),
+                articles=tuple(raw.get("articles") or raw.get("sources") or ()),
                 variant=variant,
                 fen=str(raw["fen"]),
                 highlight=(),
@@ -199,13 +209,23 @@ def read_questions(variant: str, path: Path) -> dict[str, RuleQuestion]:
             )
         except (KeyError, TypeError, CourseDataError) as exc:
             raise LevelDataError(f"{where}: {exc}") from None
-        out[step.slug] = RuleQuestion(step.slug, kind, step)
+        if kind == "strategy" and (
+            exercise.kind != "better_move" or exercise.answers[0] not in exercise.options
+        ):
+            raise LevelDataError(f"{where}: a strategy question chooses among its options")
+        out[step.slug] = RuleQuestion(step.slug, kind, step, reserved=raw.get("pool") == "exam")
     return out
 
 
 @cache
 def rule_questions(variant: str) -> dict[str, RuleQuestion]:
-    return read_questions(variant, DATA / "questions" / f"{variant}.yaml")
+    """The rule questions of ``variant`` and its strategy questions (ids never collide: the
+    strategy ones start with ``st-``)."""
+    found = read_questions(variant, DATA / "questions" / f"{variant}.yaml")
+    strategy = DATA / "questions" / f"strategy-{variant}.yaml"
+    if strategy.exists():
+        found.update(read_questions(variant, strategy))
+    return found
 
 
 def text(value: Text) -> str:

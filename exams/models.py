@@ -349,7 +349,7 @@ class Exam(models.Model):
                 if kind == cls.Kind.REAL and class_exam is None:
                     refusal = cls._claim_real(user, variant, number, now)
                 if not refusal:
-                    return cls.objects.create(
+                    exam = cls.objects.create(
                         user=user,
                         variant=variant,
                         level=number,
@@ -362,6 +362,8 @@ class Exam(models.Model):
                         started_at=now,
                         deadline=now + timedelta(minutes=info.minutes),
                     )
+                    exam.seal_kept_questions()
+                    return exam
         except IntegrityError:  # a double click: the other request started it
             raise Refused(gettext("This exam was started already.")) from None
         raise Refused(refusal)  # after the commit: a sitting finished meanwhile stays finished
@@ -412,6 +414,18 @@ class Exam(models.Model):
 
     def _locked(self) -> Exam:
         return Exam.objects.select_for_update().get(pk=self.pk)
+
+    def seal_kept_questions(self) -> None:
+        """Seal for good the positions of the kept strategy questions this real sitting shows
+        (label ``strategy:<id>``): no game, hint or engine analysis may answer them elsewhere,
+        as for a puzzle kept for the exams. Practice asks none of them."""
+        if self.is_practice:
+            return
+        rules = rule_questions(self.variant)
+        for ref in self.questions:
+            found = rules.get(str(ref["id"])) if ref["type"] == "rule" else None
+            if found is not None and found.reserved:
+                SealedPosition.seal([found.step.fen], self.variant, label=f"strategy:{found.id}")
 
     @property
     def seal_label(self) -> str:

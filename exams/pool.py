@@ -66,8 +66,14 @@ def candidates(level: Level, variant: str, *, practice: bool = False) -> list[li
     out = []
     for line in level.draw:
         if line.rules:
+            # a real exam asks the strategy questions kept for it; practice asks the others
             out.append(
-                [{"type": "rule", "id": q.id} for q in rules.values() if q.kind == line.rules]
+                [
+                    {"type": "rule", "id": q.id}
+                    for q in rules.values()
+                    if q.kind == line.rules
+                    and q.reserved == (line.rules == "strategy" and not practice)
+                ]
             )
         else:
             wanted = line.positions

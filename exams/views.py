@@ -132,6 +132,9 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
         step = question.rule.step
         prompt = str(step.exercise.prompt)
         mode, kind = step.exercise.mode, step.exercise.kind
+        options = step.exercise.options if kind == "better_move" else ()
+    if question.is_endgame or question.is_puzzle:
+        options = ()
     path = outcome.path if outcome is not None and outcome.kind == "continue" else ()
     board = question_board(question, path=path)
     return {
@@ -145,6 +148,7 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
         "prompt": prompt,
         "mode": mode,
         "kind": kind,
+        "options": options,
         "board": board,
         "outcome": outcome,
         # under the board: what the entry did; "saved" is said once, by the feedback
@@ -182,9 +186,10 @@ def _results_context(exam: Exam) -> dict:
                 row["answer"] = full.numbered_solution
                 row["diagram"] = question_board(question.of(exam.variant, question.ref, {})).svg
         else:
-            step = question.rule.step
+            rule = question.rule
+            step = rule.step
             row["topic"] = str(step.exercise.prompt)
-            if exam.is_practice:
+            if exam.is_practice and not rule.reserved:  # a kept strategy question: never
                 row["answer"] = exercise.answer_text(step)
                 row["why"] = str(step.exercise.hint)
                 row["articles"] = step.article_texts
@@ -253,7 +258,8 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
     exam = _own(request, pk)
     index = _index(request)
     route = request.POST.get("route", "").strip()
-    entered = request.POST.get("answer", "").strip()
+    # a "choose the better move" question's option buttons post ``choice``
+    entered = (request.POST.get("choice") or request.POST.get("answer", "")).strip()
     if index is None or len(route) > MAX_INPUT or len(entered) > MAX_INPUT:
         outcome = Outcome("bad", _("That is not an answer."))
     else:

@@ -25,8 +25,20 @@ VARIANT_COURSES = ("czech", "international", "brazilian")
 COMPARISON = "comparison"
 #: the Combinations course of each variant (issue 17): the named shots of ``dama.shots``
 COMBINATION_COURSES = tuple(f"combinations-{v}" for v in VARIANT_COURSES)
-COURSE_FILES = (*VARIANT_COURSES, COMPARISON, *COMBINATION_COURSES)
-KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
+#: the Strategy course of each variant (issue 50): quiet moves, "choose the better move"
+STRATEGY_COURSES = tuple(f"strategy-{v}" for v in VARIANT_COURSES)
+COURSE_FILES = (*VARIANT_COURSES, COMPARISON, *COMBINATION_COURSES, *STRATEGY_COURSES)
+#: ``better_move``: every option is legal, the answer is the one the engine's deep search
+#: prefers by the margin its file names (``tests/lessons/test_strategy.py``)
+KINDS = (
+    "move",
+    "capture_route",
+    "select_captures",
+    "choose_move",
+    "click_square",
+    "what_if",
+    "better_move",
+)
 
 
 def lessons_dir() -> Path:
@@ -206,6 +218,11 @@ class Course:
     def is_combinations(self) -> bool:
         return self.slug in COMBINATION_COURSES
 
+    @property
+    def cites_sources(self) -> bool:
+        """Its steps cite books and pages (Combinations, Strategy), not rulebook articles."""
+        return self.slug in COMBINATION_COURSES or self.slug in STRATEGY_COURSES
+
     def get_absolute_url(self) -> str:
         return reverse("lessons:course", args=[self.slug])
 
@@ -379,6 +396,12 @@ def combinations_of(variant: str) -> Course | None:
     """The Combinations course of ``variant`` (None for the comparison course)."""
     slug = f"combinations-{variant}"
     return get_course(slug) if slug in COMBINATION_COURSES else None
+
+
+def strategy_of(variant: str) -> Course | None:
+    """The Strategy course of ``variant`` (None for the comparison course)."""
+    slug = f"strategy-{variant}"
+    return get_course(slug) if slug in STRATEGY_COURSES else None
 
 
 def find_step_anywhere(step_slug: str) -> Step | None:

@@ -85,7 +85,7 @@ def exercise_board(
         notation=last_text,
         path=path,
         flipped=flipped,
-        targets=step.exercise.kind in ("move", "choose_move", "what_if"),
+        targets=step.exercise.kind in ("move", "choose_move", "what_if", "better_move"),
     )
 
 
@@ -145,6 +145,11 @@ def course_problems(course: Course) -> list[str]:
             else:
                 for answer in ex.answers:
                     board.parse_move(answer)
+            if ex.kind == "better_move":
+                for option in ex.options:
+                    board.parse_move(option)  # every option is a legal move
+                if ex.answers[0] not in ex.options:
+                    problems.append(f"{where}: the answer is not one of the options")
             for entry in step.compare:
                 dama.Board(entry.variant, entry.fen)
         except (dama.DamaError, ValueError) as exc:

@@ -29,6 +29,7 @@ from .course import (
     combinations_of,
     find_step_anywhere,
     get_course,
+    strategy_of,
 )
 from .progress import FAILED, GOES_ON, PASSED, Tracker, course_map, test_out_steps
 from .signals import step_answered
@@ -62,6 +63,7 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
     cmap = course_map(the_course, tracker.records(the_course))
     others = [c for c in all_courses() if c.slug != the_course.slug]
     combinations = combinations_of(variant) if variant in VARIANTS else None
+    strategy = strategy_of(variant) if variant in VARIANTS else None
     return render(
         request,
         "lessons/course.html",
@@ -71,6 +73,7 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
             "others": others,
             "variant": VARIANTS.get(variant),
             "combinations": combinations,
+            "strategy": strategy,
         },
     )
 

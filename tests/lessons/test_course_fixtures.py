@@ -48,8 +48,20 @@ RULEBOOKS_DIR = ROOT.parent / "shared" / "rulebooks"
 #: the Combinations courses (issue 17) are checked here like the rule courses; their shots' lines
 #: are proven and named by tests/lessons/test_combinations.py
 COMBINATION_COURSES = ("combinations-czech", "combinations-international", "combinations-brazilian")
-COURSE_FILES = ("czech", "international", "brazilian", "comparison", *COMBINATION_COURSES)
-KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
+#: the Strategy courses (issue 50): their "choose the better move" margins are searched by
+#: tests/lessons/test_strategy.py
+STRATEGY_COURSES = ("strategy-czech", "strategy-international", "strategy-brazilian")
+COURSE_FILES = (
+    "czech",
+    "international",
+    "brazilian",
+    "comparison",
+    *COMBINATION_COURSES,
+    *STRATEGY_COURSES,
+)
+#: the rule courses use the first six; ``better_move`` is the strategy courses' own
+RULE_KINDS = ("move", "capture_route", "select_captures", "choose_move", "click_square", "what_if")
+KINDS = (*RULE_KINDS, "better_move")
 OUTCOMES = ("no_pieces", "no_moves", "threefold", "move_rule", "endgame_count", "none")
 LANGS = ("cs", "en")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -202,7 +214,7 @@ def test_variant_course_size_and_kinds(cname):
     assert 6 <= len(lessons) <= 9, f"{cname}: {len(lessons)} lessons"
     assert 30 <= len(steps) <= 45, f"{cname}: {len(steps)} steps"
     kinds = {s["exercise"]["kind"] for s in steps}
-    assert kinds == set(KINDS), f"{cname}: kinds missing {set(KINDS) - kinds}"
+    assert kinds == set(RULE_KINDS), f"{cname}: kinds missing {set(RULE_KINDS) - kinds}"
 
 
 def test_slugs_unique_everywhere():
@@ -320,6 +332,21 @@ def test_exercise_is_right_by_the_engine(cname, lesson, step):
         board.push(m)
         check_outcome(board, ex.get("outcome"), where)
         board.pop()
+
+    elif kind == "better_move":
+        options = [str(o) for o in ex["options"]]
+        assert 2 <= len(options) <= 3 and len(set(options)) == len(options), f"{where}: options"
+        assert str(ex["answer"]) in options, f"{where}: the answer is not among the options"
+        moves = [parse_legal(board, o) for o in options]  # every option is a legal move
+        assert len(set(moves)) == len(moves), f"{where}: two options are the same move"
+        wrong_moves = {str(w["move"]) for w in ex.get("wrong") or []}
+        assert wrong_moves == set(options) - {str(ex["answer"])}, (
+            f"{where}: every other option needs a wrong entry with its feedback"
+        )
+        accepted = {board.parse_move(str(ex["answer"]))}
+        for w in ex["wrong"]:
+            assert "feedback" in w, f"{where}: the other options of better_move are legal moves"
+            assert_wrong(board, w, accepted, where)
 
     elif kind == "click_square":
         target = board.parse_square(str(ex["answer"]))

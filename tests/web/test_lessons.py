@@ -278,7 +278,7 @@ def test_no_answer_is_in_the_page_before_the_learner_asks(client, cname):
         for text in [ex.hint, ex.solution, *(w.feedback for w in ex.wrong)]:
             if text is not None:
                 assert text.en not in html, f"{step.slug}: {text.en!r} is in the page"
-        if ex.mode == "square" or ex.kind == "choose_move":
+        if ex.mode == "square" or ex.kind in ("choose_move", "better_move"):
             continue  # squares are on the board and options on the buttons by necessity
         shown = str(step.text) + str(ex.prompt) + " ".join(f"{a}-{b}" for a, b in step.arrows)
         shown += " ".join(ex.after)
@@ -377,6 +377,30 @@ def test_legal_but_wrong_move_without_feedback_says_so_and_gives_the_hint(client
     )
     assert "29-25 is a legal move, but not the one asked for." in text
     assert "Hint:" in text
+
+
+def test_the_strategy_course_is_linked_from_the_course_map_after_the_combinations(client):
+    html = client.get(reverse("lessons:course", args=["czech"])).content.decode()
+    combinations = html.index('data-testid="combinations-course"')
+    strategy = html.index('data-testid="strategy-course"')
+    assert combinations < strategy
+    assert get_course("strategy-czech").get_absolute_url() in html[strategy:]
+
+
+def test_a_better_move_step_offers_its_options_and_judges_each(client):
+    step = next(s for s in get_course("strategy-czech").steps if s.exercise.kind == "better_move")
+    ex = step.exercise
+    where = ("strategy-czech", step.lesson.slug, step.slug)
+    html = client.get(step.get_absolute_url()).content.decode()
+    assert "Which of these moves is better?" in html and "Source:" in html
+    for option in ex.options:
+        assert f'name="choice" value="{option}"' in html
+    weaker = ex.wrong[0]
+    text = feedback_of(check(client, where, choice=weaker.move).content.decode())
+    assert "Not this one." in text and weaker.feedback.en.split(" comes ")[0] in text
+    text = feedback_of(check(client, where, choice=ex.answers[0]).content.decode())
+    assert f"Right: {ex.answers[0]}." in text and "You earned 2 stars." in text
+    assert ex.solution.en.split(" comes ")[0] in text  # why it is better: the engine's line
 
 
 def test_choose_move_illegal_option_is_explained_and_the_legal_one_is_right(client):
@@ -667,7 +691,7 @@ def test_every_step_is_solved_by_its_answer_and_explains_its_wrong_examples(clie
         ex = step.exercise
         where = (cname, step.lesson.slug, step.slug)
         for wrong in ex.wrong:
-            data = {"choice": wrong.move} if ex.kind == "choose_move" else {}
+            data = {"choice": wrong.move} if ex.kind in ("choose_move", "better_move") else {}
             data.setdefault("answer", wrong.move or wrong.square)
             response = check(client, where, **data)
             assert response.status_code == 200, (step.slug, wrong)
