@@ -22,6 +22,7 @@ APPS = [
     "versus",
     "explore",
     "analysis",
+    "runs",
 ]
 #: the modules that import the engine: one per app, and core's (the board seam, the variant
 #: registry of dama.VARIANTS, and the judge of an exercise, which the lessons and the exams share)
