@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -26,6 +27,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core import progress
+from live import push
 from core.variants import VARIANT_CHOICES
 from puzzles.daily import todays_ids
 from puzzles.models import Attempt, Puzzle
@@ -95,6 +97,53 @@ class Race(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lesson} · {self.started_at:%Y-%m-%d %H:%M}"
+
+    @classmethod
+    def start(cls, lesson: Any, *, now: datetime | None = None, rng: random.Random | None = None):
+        """A storm for the whole class of the running ``lesson`` (a ``live.LiveSession``), in
+        the class's variant, the same puzzles for every student; a race of the lesson still
+        running is ended first. None when there is no puzzle to play; ``ValidationError`` when
+        the lesson has ended."""
+        now = now or timezone.now()
+        puzzles = Run.choose(lesson.variant, Kind.STORM, rng)
+        if not puzzles:
+            return None
+        with transaction.atomic():
+            locked = type(lesson).objects.select_for_update().get(pk=lesson.pk)
+            if locked.ended is not None:
+                raise ValidationError(gettext("This live lesson has ended."), code="ended")
+            cls.objects.filter(lesson=locked, ends_at__gt=now).update(ends_at=now)
+            race = cls.objects.create(
+                lesson=locked,
+                variant=lesson.variant,
+                puzzles=puzzles,
+                started_at=now,
+                ends_at=now + timedelta(seconds=rules.STORM_SECONDS),
+            )
+            pk = lesson.pk
+            transaction.on_commit(lambda: push.race(pk))
+        return race
+
+    def is_running(self, now: datetime | None = None) -> bool:
+        """Whether students may still join (a student's own clock may run on past ``ends_at``
+        by the bonuses they earned)."""
+        return (now or timezone.now()) < self.ends_at
+
+    def join(self, player: Player, *, now: datetime | None = None) -> Run | None:
+        """The student's storm in this race: the one they started (a reload, a second tab), or
+        a new one on the race's puzzles that ends with the race (None once it is over)."""
+        now = now or timezone.now()
+        with transaction.atomic():
+            Race.objects.select_for_update().get(pk=self.pk)  # one storm a student
+            found = self.runs.filter(user=player.user).first()
+            if found is not None:
+                return found
+            if not self.is_running(now):
+                return None
+            run = Run.start(player, Kind.STORM, self.variant, now=now, puzzles=self.puzzles, race=self)
+            pk = self.lesson_id
+            transaction.on_commit(lambda: push.race(pk, teachers_only=True))
+        return run
 
     def leaderboard(self) -> list[Run]:
         """The race's runs, best first (score, then fewer mistakes, then who started first)."""
@@ -207,6 +256,13 @@ class Run(models.Model):
         indexes = [
             models.Index(fields=["kind", "variant", "score"]),
             models.Index(fields=["user", "kind", "variant"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["race", "user"],
+                condition=models.Q(race__isnull=False),
+                name="runs_one_storm_a_student_a_race",
+            )
         ]
         verbose_name = _("puzzle run")
         verbose_name_plural = _("puzzle runs")
@@ -383,9 +439,18 @@ class Run(models.Model):
         with transaction.atomic():
             run = self._locked()
             try:
-                return run._answer(player, at, route, text, now)
+                answer = run._answer(player, at, route, text, now)
             finally:
                 self._copy(run)
+            if run.race_id is not None and (answer.advanced or answer.finished or answer.combo):
+                self._tell_race()
+            return answer
+
+    def _tell_race(self) -> None:
+        """The race's leaderboard changed: the teachers' pages fetch it (after commit)."""
+        lesson = Race.objects.filter(pk=self.race_id).values_list("lesson_id", flat=True).first()
+        if lesson is not None:
+            transaction.on_commit(lambda: push.race(lesson, teachers_only=True))
 
     def _answer(self, player: Player, at: int, route: str, text: str, now: datetime) -> Answer:
         if self.is_finished:

@@ -12,6 +12,7 @@ from datetime import datetime
 from functools import wraps
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,11 +25,12 @@ from classroom.models import Classroom
 from core import board as core_board
 from core.numbers import read_int
 from core.variants import get_variant
+from live.models import LiveSession
 from puzzles.player import Player
 from puzzles.trainer import Outcome, Result, goal_kind, goal_text
 
 from . import rules
-from .models import Answer, Kind, Run, Stale
+from .models import Answer, Kind, Race, Run, Stale
 
 
 def _kind(kind: str) -> str:
@@ -236,3 +238,91 @@ def class_table(request: HttpRequest, variant: str, class_id: int) -> HttpRespon
     return render(
         request, "runs/class.html", {"variant": info, "classroom": classroom, "tables": tables}
     )
+
+
+# -- a class race in a live lesson ---------------------------------------------------------------
+
+
+def _lesson_for(request: HttpRequest, pk: int) -> tuple[LiveSession, str]:
+    """The live lesson ``pk`` and the user's role in it (404 for anyone else)."""
+    lesson = LiveSession.objects.select_related("classroom").filter(pk=pk).first()
+    role = lesson.role_of(request.user) if lesson is not None else ""
+    if lesson is None or not role:
+        raise Http404(_("No such live lesson."))
+    return lesson, role
+
+
+def race_context(lesson: LiveSession, role: str, user: Any, now: datetime) -> dict[str, Any]:
+    """What the race panel of a live lesson shows: the last race, its leaderboard (the teacher's
+    screen; the class's once it is over), the student's own storm."""
+    race = lesson.races.order_by("-started_at", "-pk").first()
+    running = race is not None and race.is_running(now)
+    board = race.leaderboard() if race is not None else []
+    mine = next((run for run in board if run.user_id == user.pk), None)
+    return {
+        "lesson": lesson,
+        "role": role,
+        "race": race,
+        "running": running,
+        "ended": lesson.ended is not None,
+        "remaining_ms": int((race.ends_at - now).total_seconds() * 1000) if running else 0,
+        "board": [
+            {
+                "name": run.user.get_full_name() or run.user.username if run.user else "",
+                "score": run.score,
+                "mistakes": run.mistakes,
+                "combo": run.best_combo,
+                "playing": not run.is_finished and (run.deadline is None or run.deadline > now),
+                "me": run.user_id == user.pk,
+            }
+            for run in board
+        ],
+        "mine": mine,
+        "panel_url": reverse("runs:race_panel", args=[lesson.pk]),
+        "start_url": reverse("runs:race_start", args=[lesson.pk]),
+        "join_url": reverse("runs:race_join", args=[race.pk]) if race is not None else "",
+    }
+
+
+@never_cache
+@require_GET
+def race_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The race panel of a live lesson (fetched again when the lesson's socket says the race
+    changed, and every few seconds while a race runs)."""
+    lesson, role = _lesson_for(request, pk)
+    return render(
+        request, "runs/_race.html", race_context(lesson, role, request.user, _now())
+    )
+
+
+@never_cache
+@require_POST
+def race_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """The teacher starts a storm for the whole class (a student: 403)."""
+    lesson, role = _lesson_for(request, pk)
+    if role != "teacher":
+        return HttpResponse(_("Only the class's teachers start a race."), status=403)
+    try:
+        race = Race.start(lesson, now=_now())
+    except ValidationError as error:
+        return HttpResponse(" ".join(error.messages), status=400)
+    if race is None:
+        return HttpResponse(_("There are no puzzles to play in this variant yet."), status=400)
+    if request.htmx:
+        context = race_context(lesson, role, request.user, _now())
+        return render(request, "runs/_race.html", context)
+    return redirect(lesson.get_absolute_url())
+
+
+@never_cache
+@require_POST
+def race_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """A student joins the class race: their storm on the race's puzzles (the same one again
+    after a reload); the race is over: 400."""
+    race = get_object_or_404(Race.objects.select_related("lesson__classroom"), pk=pk)
+    if race.lesson.role_of(request.user) != "student":
+        raise Http404(_("No such race."))
+    run = race.join(Player.of(request), now=_now())
+    if run is None:
+        return HttpResponse(_("This race is over."), status=400)
+    return redirect("runs:run", pk=run.pk)

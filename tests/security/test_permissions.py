@@ -152,6 +152,10 @@ MATRIX = [
     ("runs:skip", "post", lambda w: {"pk": w.run}, {"at": "0"}, {**OWNER, "student": 302}),
     ("runs:finish", "post", lambda w: {"pk": w.run}, {"at": "0"}, {**OWNER, "student": 302}),
     ("runs:class", "get", lambda w: {"variant": "czech", "class_id": w.classroom.pk}, None, {"anonymous": 404, "student": 200, "teacher": 200, "staff": 404}),
+    # a class race in a live lesson: its teachers start it, its students join it, both see its panel
+    ("runs:race_panel", "get", lambda w: {"pk": w.lesson}, None, {"anonymous": 404, "student": 200, "teacher": 200, "staff": 404}),
+    ("runs:race_start", "post", lambda w: {"pk": w.lesson}, {}, {"anonymous": 404, "student": 403, "teacher": 302, "staff": 404}),
+    ("runs:race_join", "post", lambda w: {"pk": w.race}, {}, {"anonymous": 404, "student": 302, "teacher": 404, "staff": 404}),
     ("exams:class_exam_start", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {"anonymous": LOGIN, "student": 302, "teacher": 403, "staff": 404}),
 ]  # fmt: skip
 
@@ -232,9 +236,15 @@ def world(student, teacher, staff, monkeypatch):
     from runs.models import Run
 
     run = Run.start(Player(student, SessionStore()), "streak", "czech").pk
+    from live.models import LiveSession
+    from runs.models import Race
+
+    lesson = LiveSession.start(classroom, teacher, [])
+    race = Race.start(lesson).pk
     return World(
         student=student, teacher=teacher, staff=staff, puzzle=puzzle, attempt=attempt, job=job,
         game=game, classroom=classroom, mining_job=mining_job, run=run,
+        lesson=lesson.pk, race=race,
         step={"variant": "czech", "lesson": step.lesson.slug, "step": step.slug},
     )  # fmt: skip
 
