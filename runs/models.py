@@ -27,8 +27,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core import progress
-from live import push
 from core.variants import VARIANT_CHOICES
+from live import push
 from puzzles.daily import todays_ids
 from puzzles.models import Attempt, Puzzle
 from puzzles.player import Player
@@ -140,7 +140,9 @@ class Race(models.Model):
                 return found
             if not self.is_running(now):
                 return None
-            run = Run.start(player, Kind.STORM, self.variant, now=now, puzzles=self.puzzles, race=self)
+            run = Run.start(
+                player, Kind.STORM, self.variant, now=now, puzzles=self.puzzles, race=self
+            )
             pk = self.lesson_id
             transaction.on_commit(lambda: push.race(pk, teachers_only=True))
         return run

@@ -290,9 +290,7 @@ def race_panel(request: HttpRequest, pk: int) -> HttpResponse:
     """The race panel of a live lesson (fetched again when the lesson's socket says the race
     changed, and every few seconds while a race runs)."""
     lesson, role = _lesson_for(request, pk)
-    return render(
-        request, "runs/_race.html", race_context(lesson, role, request.user, _now())
-    )
+    return render(request, "runs/_race.html", race_context(lesson, role, request.user, _now()))
 
 
 @never_cache

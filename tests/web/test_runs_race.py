@@ -45,7 +45,9 @@ def test_the_teacher_starts_a_race_and_everyone_in_the_lesson_is_told(
     client.force_login(teacher)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("runs:race_start", args=[lesson.pk]), **HX)
-    assert response.status_code == 200 and 'data-testid="race-board"' not in response.content.decode()
+    assert (
+        response.status_code == 200 and 'data-testid="race-board"' not in response.content.decode()
+    )
     race = Race.objects.get()
     assert race.lesson == lesson and race.variant == "czech" and len(race.puzzles) == 2
     assert race.ends_at - race.started_at == timedelta(seconds=180)
