@@ -216,6 +216,9 @@ def test_ids_and_kinds_of_the_run_pages(client, pk, kind, variant):
         client.post(f"/runs/run/{pk}/move", {"at": "0", "move": "22-18"}, **HX),
         client.get(f"/runs/{variant}/"),
         client.get(f"/runs/{variant}/class/{pk}/"),
+        client.get(f"/runs/race/lesson/{pk}/"),
+        client.post(f"/runs/race/lesson/{pk}/start", **HX),
+        client.post(f"/runs/race/{pk}/join"),
     ):
         judge(response, what=(pk, variant))
     if kind and "/" not in kind and "?" not in kind and "#" not in kind:
