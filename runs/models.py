@@ -365,14 +365,19 @@ class Run(models.Model):
         return 0 if self.skipped is not None else rules.STREAK_SKIPS
 
     def current_attempt(self) -> Attempt | None:
-        """The attempt being played, with its puzzle as the trainer serves it."""
+        """The attempt being played, with its puzzle as the trainer serves it (read once: an
+        answer keeps the attempt it played or opened for the page it renders)."""
         if self.attempt_id is None or self.is_finished:
             return None
+        kept = self._state.fields_cache.get("attempt")
+        if kept is not None and kept.pk == self.attempt_id and "puzzle" in kept._state.fields_cache:
+            return kept
         attempt = Attempt.objects.filter(pk=self.attempt_id).first()
         if attempt is None:
             return None
         puzzle = served_puzzle(attempt.puzzle_id) or Puzzle.objects.get(pk=attempt.puzzle_id)
         attempt.puzzle = puzzle
+        self.attempt = attempt
         return attempt
 
     def missed_puzzles(self) -> list[Puzzle]:
