@@ -148,9 +148,7 @@ def floor_template():
 urlpatterns: list = []
 
 
-def run(
-    users: int, puzzles: int, profiler: Profiler, runs: int = 0
-) -> dict[str, dict[str, float]]:
+def run(users: int, puzzles: int, profiler: Profiler, runs: int = 0) -> dict[str, dict[str, float]]:
     from django.test import override_settings
     from django.urls import include, path
 
