@@ -351,6 +351,10 @@ def test_a_visitors_runs_and_bests_go_to_the_account_at_sign_up(client, czech):
     assert response.status_code == 302
     run.refresh_from_db()
     assert run.user is not None and run.user.username == "newcomer"
+    # the run's attempts went with the trainer's hand-over, and stay neither first nor rated
+    attempts = Attempt.objects.filter(user=run.user, source=Attempt.Source.RUN)
+    assert attempts.count() == 2 and not attempts.filter(first=True).exists()
+    assert not attempts.filter(rated=True).exists()
     assert Run.objects.bests(player_of(run.user), Kind.STREAK, "czech", timezone.now())["ever"] == 1
 
 
