@@ -37,9 +37,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import dama
+import dama.geometry
 import dama.lang
 import dama.svg
 
+from .numbers import read_int
 from .variants import VARIANTS, get_variant
 
 # -- language ---------------------------------------------------------------------------------------
@@ -172,6 +174,84 @@ def describe_outcome(board: dama.Board) -> str:
     return _("White wins.") if outcome.winner == dama.WHITE else _("Black wins.")
 
 
+# -- squares: their names and numbers ---------------------------------------------------------------
+
+
+def _geometry(variant: str) -> dama.geometry.Geometry:
+    """The board geometry of ``variant`` (numbering, names, rows and columns)."""
+    return dama.geometry.geometry(get_variant(variant).size)
+
+
+def square_count(variant: str) -> int:
+    """How many dark squares the board of ``variant`` has (32 on 8x8, 50 on 10x10).
+
+    >>> square_count("czech"), square_count("international")
+    (32, 50)
+    """
+    return _geometry(variant).squares
+
+
+def has_square_names(variant: str) -> bool:
+    """Whether the squares of ``variant``'s board have algebraic names (a1-h8, on 8x8) besides
+    their numbers.
+
+    >>> has_square_names("brazilian"), has_square_names("international")
+    (True, False)
+    """
+    return _geometry(variant).size == 8
+
+
+def square_label(variant: str, square: int, *, algebraic: bool) -> str:
+    """Square ``square`` of ``variant``'s board by its name (``c3``) or its number (``22``).
+
+    >>> square_label("czech", 22, algebraic=True), square_label("czech", 22, algebraic=False)
+    ('c3', '22')
+    """
+    return dama.square_name(square, variant, algebraic)
+
+
+def read_square(variant: str, text: str, *, algebraic: bool) -> int:
+    """The square written as ``text`` on ``variant``'s board, in the notation asked for (a
+    name such as ``c3``, or a number such as ``22``); a ``ValidationError`` saying how to write
+    it otherwise.
+
+    >>> read_square("czech", " C3 ", algebraic=True), read_square("czech", "22", algebraic=False)
+    (22, 22)
+    """
+    geo = _geometry(variant)
+    t = text.strip().lower() if isinstance(text, str) else ""
+    if algebraic:
+        found = geo.parse(t) if 0 < len(t) <= 3 else None
+        if found is None:
+            raise ValidationError(
+                _("Write the name of a dark square, a letter and a number such as %(example)s.")
+                % {"example": geo.name(geo.squares - geo.half + 1)},
+                code="square",
+            )
+        return int(found)
+    number = read_int(t, 1, geo.squares)
+    if number is None:
+        raise ValidationError(
+            _("Write the number of a dark square, from 1 to %(last)d.") % {"last": geo.squares},
+            code="square",
+        )
+    return number
+
+
+def square_place(variant: str, square: int, *, flipped: bool) -> tuple[int, int]:
+    """Where ``square`` stands as the learner sees the board: its column counted from the left
+    and its row counted from the bottom (1-based), from White's side or, ``flipped``, Black's.
+
+    >>> square_place("czech", 29, flipped=False), square_place("czech", 29, flipped=True)
+    ((1, 1), (8, 8))
+    """
+    geo = _geometry(variant)
+    row, col = geo.row_col(square)
+    if flipped:
+        return geo.size - col, row + 1
+    return col + 1, geo.size - row
+
+
 # -- drawing ----------------------------------------------------------------------------------------
 
 #: how many drawn boards each process keeps (an SVG is 10-20 kB)
@@ -252,11 +332,12 @@ def draw(
     arrows: Iterable[Drawable] = (),
     last_move: dama.Move | Sequence[int] | None = None,
     flipped: bool = False,
-    labels: str = "auto",
+    labels: str | None = "auto",
     size: int | None = None,
 ) -> SafeString:
     """``board`` drawn in the page's language: ``marks`` (square -> CSS class), ``arrows`` and the
-    ``last_move`` marked; ``labels`` ``"numbers"`` writes every dark square's number."""
+    ``last_move`` marked; ``labels`` ``"numbers"`` writes every dark square's number, None
+    writes no square's name or number (the square trainer)."""
     svg = board_svg(
         board,
         highlight=dict(marks or {}),
@@ -368,6 +449,13 @@ class BoardView:
     targets: dict[int, list[int]] = field(default_factory=dict)
     legend: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the keyboard cursor says of each square instead of its name (the square trainer:
+    #: where the square stands, not what it is called)
+    square_words: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def square_words_json(self) -> str:
+        return json.dumps(self.square_words, separators=(",", ":"), ensure_ascii=False)
 
     @property
     def moves_json(self) -> str:
@@ -427,9 +515,10 @@ def board_view(
     flipped: bool = False,
     path: Iterable[int] = (),
     animate: bool = False,
-    labels: str = "auto",
+    labels: str | None = "auto",
     targets: bool = False,
     extra: dict[str, Any] | None = None,
+    square_words: Mapping[int, str] | None = None,
 ) -> BoardView:
     """The view of ``board`` (see :class:`BoardView`). ``last_move`` is marked on the drawing and
     written as ``notation`` (by default the last move played on ``board``, in the variant's
@@ -472,6 +561,7 @@ def board_view(
             cls for cls in ("wrong", "required", "jumped") if cls in (marks or {}).values()
         ),
         extra=extra or {},
+        square_words=dict(square_words or {}),
     )
 
 

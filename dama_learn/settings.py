@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "explore",
     "analysis",
     "runs",
+    "squares",
 ]
 
 MIDDLEWARE = [

@@ -22,6 +22,7 @@ urlpatterns = [
     path("explore/", include("explore.urls")),
     path("analysis/", include("analysis.urls")),
     path("runs/", include("runs.urls")),
+    path("squares/", include("squares.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -1,5 +1,5 @@
 """A player's puzzle dashboard: solved and failed puzzles by motif and difficulty, the failures
-to replay, the recent attempts."""
+to replay, the recent attempts, and every-defence mastery by motif."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .models import Attempt
+from .models import Attempt, Mastery
 from .player import Player
 
 
@@ -65,4 +65,34 @@ def dashboard(player: Player, variant: str) -> dict[str, Any]:
         "by_band": sorted(by_band.items()),
         "failures": failures,
         "recent": attempts[::-1][:10],
+        "mastery": mastery_by_motif(player, variant),
     }
+
+
+def mastery_by_motif(player: Player, variant: str) -> list[dict[str, Any]]:
+    """An account's every-defence mastery in ``variant`` by motif: the defences met of all
+    (``met``, ``total``, ``percent``), the puzzles mastered of those begun; a visitor has none."""
+    if not player.is_account:
+        return []
+    rows = Mastery.objects.filter(
+        user=player.user, puzzle__variant=variant, total__gt=0
+    ).values_list("puzzle__motifs", "met_count", "total")
+    by_motif: dict[str, list[int]] = {}
+    for motifs, met, total in rows:
+        for m in sorted({m.split(":")[0] for m in motifs or []}) or ["-"]:
+            cell = by_motif.setdefault(m, [0, 0, 0, 0])
+            cell[0] += min(met, total)
+            cell[1] += total
+            cell[2] += 1 if met >= total else 0
+            cell[3] += 1
+    return [
+        {
+            "motif": m,
+            "met": met,
+            "total": total,
+            "percent": round(100 * met / total),
+            "mastered": mastered,
+            "puzzles": puzzles,
+        }
+        for m, (met, total, mastered, puzzles) in sorted(by_motif.items())
+    ]

@@ -162,6 +162,11 @@ class Judge:
     #: (position, accepted move) -> the reply in notation and the position after it: worked out
     #: the first time a player reaches it (:meth:`answer`), then the same for everyone
     answers: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    #: every defence of the winning line (see :meth:`defence_reply`): the line up to and with
+    #: the defender's reply, joined by spaces, in the proof's order
+    defences: tuple[str, ...] = ()
+    #: the line up to a solver move of the winning line -> every defender reply there
+    defence_replies: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def at(self, line: list[str]) -> Point | None:
         """The point after ``line`` (None once the line left the proof)."""
@@ -196,6 +201,18 @@ class Judge:
             found = self.answers[key] = (text, engine.fen_after(variant, position, played))
         return found
 
+    def defence_reply(self, line: list[str], met: set[str] | frozenset[str]) -> str | None:
+        """The defender's reply after ``line`` (ending with a solver move) when meeting every
+        defence: the first reply of the proof (in its order) that leads to a defence not yet
+        ``met``; None when every defence there was met, or the line is not on the winning line
+        (the most stubborn reply then, :class:`Accepted`'s)."""
+        key = " ".join(line)
+        for reply in self.defence_replies.get(key, ()):
+            under = f"{key} {reply}"
+            if any(d == under or d.startswith(under + " ") for d in self.defences if d not in met):
+                return reply
+        return None
+
     def refutation(self, line: list[str], wrong: str) -> dict[str, Any]:
         """The stored refutation of the wrong move ``wrong`` (its route) after ``line``: the
         reply, its notation and how many pieces it captures; empty when none was stored."""
@@ -228,6 +245,21 @@ def build_judge(proof: dict[str, Any]) -> Judge:
         points[" ".join(line)] = (tuple(accepted), best.start)
 
     walk([])
+    # the winning line: the solver's best move at each point, against every defender reply
+    defences: list[str] = []
+    defence_replies: dict[str, tuple[str, ...]] = {}
+
+    def defend(line: list[str]) -> None:
+        best = tree.best_move(line)
+        if best is None or not best.replies:
+            return
+        after = [*line, best.text]
+        defence_replies[" ".join(after)] = tuple(r.text for r in best.replies)
+        for reply in best.replies:
+            defences.append(" ".join([*after, reply.text]))
+            defend([*after, reply.text])
+
+    defend([])
     refutations = {
         (line, wrong): (
             str(r.get("reply", "")),
@@ -238,7 +270,14 @@ def build_judge(proof: dict[str, Any]) -> Judge:
         for wrong, r in table.items()
         if isinstance(r, dict)
     }
-    return Judge(points, tuple(tree.solution), tree.complete, refutations)
+    return Judge(
+        points,
+        tuple(tree.solution),
+        tree.complete,
+        refutations,
+        defences=tuple(defences),
+        defence_replies=defence_replies,
+    )
 
 
 #: the judges this process keeps, by the key of their proof, the least recently used first

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_mining, views_trainer
+from . import views, views_mastery, views_mining, views_trainer
 
 app_name = "puzzles"
 urlpatterns = [
@@ -21,6 +21,12 @@ urlpatterns = [
     path("puzzles/<variant:variant>/dashboard/", views_trainer.dashboard, name="dashboard"),
     path("puzzles/<variant:variant>/<int:pk>/", views_trainer.solve, name="solve"),
     path("puzzles/<variant:variant>/<int:pk>/proof/", views.proof, name="proof"),
+    path(
+        "puzzles/<variant:variant>/<int:pk>/defences/",
+        views_mastery.mastery,
+        name="mastery",
+    ),
+    path("puzzles/mastery/<int:pk>/move", views_mastery.mastery_move, name="mastery_move"),
     path("daily/", views.daily_index, name="daily_index"),
     path("daily/<variant:variant>/", views_trainer.daily, name="daily"),
     path("daily/<variant:variant>/archive/", views_trainer.daily_archive, name="daily_archive"),

@@ -42,6 +42,8 @@ from .stream import (
 from .trainer import Conflict, Outcome, Result, goal_kind, goal_text
 
 ACTIONS = ("move", "hint", "solution", "retry")
+#: a solved puzzle offers "Meet every defence" when its proof holds this many defences or more
+MASTERY_FROM = 2
 
 
 def _int(value: str | None) -> int | None:
@@ -257,6 +259,12 @@ def _context(
         "action_urls": _action_urls(attempt.pk),
         "daily": None,
     }
+    if finished and attempt.solved and attempt.source != Attempt.Source.DAILY:
+        # every defence of the winning line, to meet one after another (``Mastery``)
+        total = len(puzzle.judge().defences)
+        if total >= MASTERY_FROM:
+            context["mastery_url"] = reverse("puzzles:mastery", args=[variant, puzzle.pk])
+            context["mastery_total"] = total
     if finished and player.is_account:  # an account says whether it liked the puzzle
         context["vote_url"] = reverse("puzzles:attempt_vote", args=[attempt.pk])
         context["vote"] = puzzle.vote_of(request.user)

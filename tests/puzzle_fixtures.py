@@ -65,10 +65,33 @@ PUZZLES: dict[str, dict[str, Any]] = {
     },
 }
 
+#: puzzles whose proofs hold several defences (every-defence mastery, tests/web/test_mastery.py);
+#: ``make_puzzle`` makes these too
+MULTI_DEFENCE: dict[str, dict[str, Any]] = {
+    # Black: 11-15 wins; White may defend with 9-5 or 9-6 (two defences at one point)
+    "czech_two_defences": {
+        "variant": "czech",
+        "fen": "B:W9:B4,K11,19",
+        "goal": "win",
+        "horizon": 2,
+        "motifs": ["blockade"],
+        "difficulty": 900,
+    },
+    # Black: 2x11 13-9 11-15, then White defends with 9-5 or 9-6 (three defences, two rounds)
+    "czech_three_defences": {
+        "variant": "czech",
+        "fen": "B:W7,13:BK2,4,19",
+        "goal": "win",
+        "horizon": 3,
+        "motifs": ["capture:1", "blockade"],
+        "difficulty": 1000,
+    },
+}
+
 
 def make_puzzle(name: str, **changes: Any) -> Puzzle:
     """Create puzzle ``name`` proven unique now (fails loudly when the engine disagrees)."""
-    data = {**PUZZLES[name], **changes}
+    data = {**(PUZZLES.get(name) or MULTI_DEFENCE[name]), **changes}
     puzzle = Puzzle(**data)
     puzzle.full_clean()
     if puzzle.horizon is None:

@@ -1,10 +1,11 @@
 """The puzzles app's models, a module per concept: a puzzle and its proof (:mod:`.puzzle`), a
 player's attempt at it (:mod:`.attempt`), ratings (:mod:`.ratings`), the daily puzzle
-(:mod:`.daily`), votes (:mod:`.votes`) and mining jobs (:mod:`.mining`). ``puzzle`` is the
+(:mod:`.daily`), every-defence mastery (:mod:`.mastery`), votes (:mod:`.votes`) and mining jobs (:mod:`.mining`). ``puzzle`` is the
 ground: the others build on it and import each other one way (an attempt rates itself)."""
 
 from .attempt import FINISH_FIELDS, MAX_ID, Attempt, AttemptQuerySet, hand_over_attempts
 from .daily import DailyPuzzle
+from .mastery import Mastery
 from .mining import MiningJob
 from .puzzle import (
     CONTENT_FIELDS,
@@ -32,6 +33,7 @@ __all__ = [
     "Attempt",
     "AttemptQuerySet",
     "DailyPuzzle",
+    "Mastery",
     "MiningJob",
     "PlayerRating",
     "Puzzle",

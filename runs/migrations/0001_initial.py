@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('live', '0002_socket_slots_and_roster'),
-        ('puzzles', '0013_attempt_source_run'),
+        ('puzzles', '0014_attempt_source_run'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

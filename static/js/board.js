@@ -12,6 +12,8 @@
  * click posts the square. data-select="1": a clicked capture is added to the text field.
  * data-targets='{"22": [17, 18]}': where each piece may go by a quiet move, when the exercise lets
  * the page show it (the server leaves it out wherever it would give the answer away).
+ * data-square-words='{"22": "column 3 from the left, row 3 from the bottom"}': what the keyboard
+ * cursor says of each square instead of its name (the square trainer, where the name is the answer).
  *
  * A capture entered landing by landing is drawn as it goes: the piece stands on its last landing,
  * the pieces jumped so far are crossed and the route so far is drawn. Backspace, or a click on the
@@ -328,7 +330,13 @@
       clicking = true;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
-    function name(sq) { return els[sq].getAttribute("data-name") || String(sq); }
+    // the square trainer says where a square stands (data-square-words), never its name
+    var words = null;
+    try { words = widget.dataset.squareWords ? JSON.parse(widget.dataset.squareWords) : null; } catch (e) { words = null; }
+    function name(sq) {
+      if (words) return words[sq] || "";
+      return els[sq].getAttribute("data-name") || String(sq);
+    }
     function pick(sq) {
       var where = targets();
       if (where.length) say(msg("Targets").replace("{square}", name(sq)) + " " + where.map(name).join(", "));

@@ -722,3 +722,79 @@ def test_deeply_nested_variations_are_refused_cleanly(teacher_client, depth):
     )
     judge(response, what=depth)
     assert response.status_code in (200, 400)
+
+
+# -- the square trainer and every-defence mastery (issue 51) -----------------------------------------
+
+
+@pytest.fixture
+def square_runs(client):
+    """A run in each mode (names on 8x8, numbers on 10x10), started by this visitor."""
+    urls = []
+    for variant, notation, mode in (
+        ("czech", "names", "name"),
+        ("international", "numbers", "find"),
+    ):
+        response = client.post(
+            f"/squares/{variant}/start", {"notation": notation, "side": "black", "mode": mode}
+        )
+        urls.append(response.url)
+    return urls
+
+
+@FUZZ
+@given(answer=squares, route=routes, asked=numbers, htmx=st.booleans(), which=st.integers(0, 1))
+def test_square_trainer_answer(client, square_runs, answer, route, asked, htmx, which):
+    before = counts()
+    data = {"answer": answer, "route": route, "asked": asked}
+    response = client.post(f"{square_runs[which]}answer", data, **(HX if htmx else {}))
+    judge(response, what=(answer, route, asked))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+@FUZZ
+@given(
+    variant=st.sampled_from(["czech", "international", "brazilian", "chess"]),
+    notation=st.one_of(st.sampled_from(["numbers", "names"]), st.text(max_size=8)),
+    side=st.one_of(st.sampled_from(["white", "black"]), st.text(max_size=8)),
+    mode=st.one_of(st.sampled_from(["find", "name"]), st.text(max_size=8)),
+    pk=ids,
+)
+def test_square_trainer_settings_and_ids(client, variant, notation, side, mode, pk):
+    data = {"notation": notation, "side": side, "mode": mode}
+    for response in (
+        client.post(f"/squares/{variant}/start", data),
+        client.get(f"/squares/{variant}/", data),
+        client.get(f"/squares/run/{pk}/"),
+        client.post(f"/squares/run/{pk}/answer", {"asked": "1", "route": "1"}),
+    ):
+        judge(response, what=(variant, notation, side, mode, pk))
+
+
+@pytest.fixture
+def mastery_url(client, student):
+    from django.urls import reverse
+
+    from puzzles.models import Attempt, Mastery
+
+    puzzle = make_puzzle("czech_two_defences")
+    client.force_login(student)
+    Attempt.objects.create(user=student, puzzle=puzzle, solved=True, position=puzzle.fen)
+    client.get(reverse("puzzles:mastery", args=["czech", puzzle.pk]))
+    mastery = Mastery.objects.get(user=student, puzzle=puzzle)
+    return reverse("puzzles:mastery_move", args=[mastery.pk]), mastery
+
+
+@FUZZ
+@given(move=moves, route=routes, ply=numbers, htmx=st.booleans(), pk=ids)
+def test_mastery_move(client, mastery_url, move, route, ply, htmx, pk):
+    url, mastery = mastery_url
+    before = counts()
+    response = client.post(url, {"move": move, "route": route, "ply": ply}, **(HX if htmx else {}))
+    judge(response, what=(move, route, ply))
+    if response.status_code >= 400:
+        assert counts() == before
+    judge(client.post(f"/puzzles/mastery/{pk}/move", {"move": move, "ply": "0"}, **HX))
+    judge(client.get(f"/puzzles/czech/{pk}/defences/"))
+    type(mastery).objects.filter(pk=mastery.pk).update(line=[], position="")  # the start again

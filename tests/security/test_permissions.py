@@ -79,6 +79,10 @@ MATRIX = [
     ("lessons:test_out_check", "post", lambda w: {"variant": "czech", "lesson": "czech-king"}, {"answer": "22-18"}, {r: 409 for r in ROLES}),
     ("puzzles:index", "get", lambda w: {}, None, REDIRECT),
     ("puzzles:dashboard_index", "get", lambda w: {}, None, REDIRECT),
+    # every-defence mastery (issue 51): accounts only, once solved (else back to the puzzle); a
+    # mastery is its account's
+    ("puzzles:mastery", "get", lambda w: {"variant": "czech", "pk": w.puzzle.pk}, None, REDIRECT),
+    ("puzzles:mastery_move", "post", lambda w: {"pk": mastery_of(w)}, {"ply": "0", "move": "22-17"}, {"anonymous": LOGIN, "student": 302, "teacher": 404, "staff": 404}),
     ("puzzles:mining", "get", lambda w: {}, None, STAFF),
     ("puzzles:mining_job", "get", lambda w: {"pk": w.mining_job}, None, STAFF),
     ("puzzles:attempt_move", "post", lambda w: {"pk": w.attempt}, {"move": "22-17"}, OWNER),
@@ -156,6 +160,12 @@ MATRIX = [
     ("runs:race_panel", "get", lambda w: {"pk": w.lesson}, None, {"anonymous": 404, "student": 200, "teacher": 200, "staff": 404}),
     ("runs:race_start", "post", lambda w: {"pk": w.lesson}, {}, {"anonymous": 404, "student": 403, "teacher": 302, "staff": 404}),
     ("runs:race_join", "post", lambda w: {"pk": w.race}, {}, {"anonymous": 404, "student": 302, "teacher": 404, "staff": 404}),
+    # the square trainer (issue 51): anyone's; a run is its trainee's
+    ("squares:index", "get", lambda w: {}, None, REDIRECT),
+    ("squares:trainer", "get", lambda w: {"variant": "czech"}, None, ALL),
+    ("squares:start", "post", lambda w: {"variant": "czech"}, {"notation": "numbers", "side": "white", "mode": "find"}, REDIRECT),
+    ("squares:run", "get", lambda w: {"pk": squares_run_of(w)}, None, OWNER),
+    ("squares:answer", "post", lambda w: {"pk": squares_run_of(w)}, {"asked": "1", "route": "1"}, {**{r: 404 for r in ROLES}, "student": 302}),
     ("exams:class_exam_start", "post", lambda w: {"pk": exams_of(w).class_exam.pk}, {}, {"anonymous": LOGIN, "student": 302, "teacher": 403, "staff": 404}),
 ]  # fmt: skip
 
@@ -166,6 +176,23 @@ def explore_job_of(w):
 
     return Job.objects.create(
         kind="explore_analysis", owner=w.student, params={"fen": "W:W21:B1", "variant": "czech"}
+    ).pk
+
+
+def mastery_of(w):
+    """The student's every-defence mastery of the puzzle."""
+    from puzzles.models import Mastery
+
+    return Mastery.of(w.student, w.puzzle).pk
+
+
+def squares_run_of(w):
+    """The student's run of the square trainer."""
+    from squares.models import SquareRun
+    from squares.trainee import Trainee
+
+    return SquareRun.start(
+        Trainee(w.student, {}), variant="czech", notation="numbers", side="white", mode="find"
     ).pk
 
 

@@ -84,6 +84,7 @@ def test_the_apps_of_the_site_are_all_read():
         "explore",
         "analysis",
         "runs",
+        "squares",
     }
 
 

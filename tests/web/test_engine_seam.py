@@ -23,6 +23,7 @@ APPS = [
     "explore",
     "analysis",
     "runs",
+    "squares",
 ]
 #: the modules that import the engine: one per app, and core's (the board seam, the variant
 #: registry of dama.VARIANTS, and the judge of an exercise, which the lessons and the exams share)

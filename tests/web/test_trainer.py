@@ -67,6 +67,7 @@ def test_a_judge_and_the_pools_rows_leave_the_collector_nothing_to_walk(gain, ca
         gc.collect()
     assert judge.points and judge.refutations and rows
     tables = [*judge.points.values(), *judge.refutations.values(), judge.solution, *rows]
+    tables += [judge.defences, *judge.defence_replies.values()]  # every-defence mastery's
     assert [row for row in tables if gc.is_tracked(row)] == []
     point = judge.at([])
     accepted = judge.find([], point.accepted[0].key)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('puzzles', '0012_personal_puzzles'),
+        ('puzzles', '0013_every_defence_mastery'),
     ]
 
     operations = [
