@@ -101,7 +101,9 @@ def test_a_class_race_with_three_students(chromium, server, django_user_model):
         for tab in tabs[:2]:
             play(tab, "28x3")
             check(tab.locator('[data-testid="score"]')).to_have_text("1")
+            check(tab.locator("#run-move")).to_have_value("")  # the next puzzle's form
         play(tabs[0], "22-17")
+        check(tabs[0].locator('[data-testid="feedback"]')).to_contain_text("Right!")
         play(tabs[0], "25x11")
         check(tabs[0].locator('[data-testid="run-over"]')).to_be_visible()
         check(tabs[0].locator('[data-testid="back-to-lesson"]')).to_be_visible()
