@@ -143,6 +143,7 @@ INSTALLED_APPS = [
     "tournaments",
     "explore",
     "analysis",
+    "runs",
     "squares",
 ]
 

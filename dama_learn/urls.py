@@ -21,6 +21,7 @@ urlpatterns = [
     path("versus/", include("versus.urls")),
     path("explore/", include("explore.urls")),
     path("analysis/", include("analysis.urls")),
+    path("runs/", include("runs.urls")),
     path("squares/", include("squares.urls")),
     path("admin/", admin.site.urls),
 ]

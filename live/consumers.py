@@ -12,7 +12,8 @@ with the controls), and to teachers, whenever an answer comes in, the answers pa
 
     {"type": "results", "version": 7, "html": "<div id=\"live-results\" ...>"}
 
-So a student who reconnects or joins late gets the lesson as it stands at once. The page sends
+and, when a class race of the lesson changes (``live.race``), ``{"type": "race"}``: the page asks
+for the race's panel (``runs``). So a student who reconnects or joins late gets the lesson as it stands at once. The page sends
 ``{"type": "ping"}`` now and then and gets ``{"type": "pong"}``. Everything a page does (a
 teacher's action, a student's answer) is an HTTP request: a page without a socket works the same,
 polling the state.
@@ -193,6 +194,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         self.results_due = True
         self.results_task = asyncio.create_task(self._results_later())
+
+    async def live_race(self, event: dict) -> None:
+        """A class race of the lesson changed (``push.race``): the page fetches its panel."""
+        if self.role:
+            await self.send_json({"type": "race"})
 
     async def live_left(self, event: dict) -> None:
         """Someone left the class: if it is this socket's user, the socket closes."""

@@ -4,7 +4,9 @@ A message carries no state, only that the lesson changed (``live.changed``, with
 that an answer came in (``live.answered``, to the teachers): each consumer reads the lesson from
 the database and sends its page what it needs (:mod:`live.consumers`). So a lost message costs
 nothing but time: the next one, a reconnect or the page's polling brings the page up to date.
-Both carry the lesson's ``roster`` (raised when someone leaves the class), and ``live.left``
+``live.race`` says that a class race of the lesson changed (the ``runs`` app sends it: a race
+started or ended to everyone, a student's score to the teachers): the pages ask for the race's
+panel again. Both ``changed`` and ``answered`` carry the lesson's ``roster`` (raised when someone leaves the class), and ``live.left``
 tells a user's sockets that the user left the class: they close.
 A channel layer that is down (Redis stopped) is logged and does not fail the request that made
 the change.
@@ -53,3 +55,10 @@ def answered(session_id: int, roster: int | None = None) -> None:
 def left(session_id: int, user_id: int) -> None:
     """``user_id`` is no longer in the lesson's class: their sockets in it close."""
     _send(group_name(session_id), {"type": "live.left", "user": user_id})
+
+
+def race(session_id: int, *, teachers_only: bool = False) -> None:
+    """A class race of the lesson changed: the pages (the teachers' only, for a score) fetch the
+    race's panel again (the ``runs`` app's, ``static/runs/race.js``)."""
+    group = teachers_group(session_id) if teachers_only else group_name(session_id)
+    _send(group, {"type": "live.race"})

@@ -341,7 +341,9 @@ def solve(request: HttpRequest, variant: str, pk: int) -> HttpResponse:
 
 def _owned_or_404(request: HttpRequest, pk: int) -> Attempt:
     attempt = owned_attempt(Player.of(request), pk)
-    if attempt is None:
+    # a run's attempt is played on the run's page only (a hint or the solution here would be
+    # a way round the run's rules)
+    if attempt is None or attempt.source == Attempt.Source.RUN:
         raise Http404(_("No such attempt."))
     return attempt
 

@@ -18,6 +18,11 @@ trainer's versioned write (``Attempt._write``), and renders a one-line template 
 token, through the site's middleware and context processors. Set beside ``move``, it tells how
 much of a move check is Django's floor and how much is the trainer's own work.
 
+``run move`` (``--runs N``): after the puzzles, each student plays N puzzle storms (``runs``, the
+three variants in turn), up to 30 puzzles each, answering each with the proof's solution (the
+puzzle found by the board's position); each answer to a run's puzzle is timed, the next puzzle
+coming in the answer.
+
 ``setup`` migrates, collects the static files and loads the corpus (fixtures/puzzles) into that
 database: use a database of its own, never one with data you keep.
 """
@@ -56,7 +61,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-KINDS = ("stream", "page", "move", "floor")
+KINDS = ("stream", "page", "move", "floor", "run move")
+RUN_AT = re.compile(r'name="at" value="(\d+)"')
+RUN_FEN = re.compile(r'data-board[^>]*?data-fen="([^"]+)"', re.S)
 ATTEMPT = re.compile(r"/puzzles/attempt/(\d+)/move")
 WARM_UP = 5
 
@@ -141,7 +148,7 @@ def floor_template():
 urlpatterns: list = []
 
 
-def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, float]]:
+def run(users: int, puzzles: int, profiler: Profiler, runs: int = 0) -> dict[str, dict[str, float]]:
     from django.test import override_settings
     from django.urls import include, path
 
@@ -150,10 +157,9 @@ def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, flo
     urlpatterns[:] = [path("profile-floor/<int:pk>", floor), path("", include("dama_learn.urls"))]
     override_settings(ROOT_URLCONF=__name__).enable()  # before the first request builds it
 
-    moves_of = {
-        p.pk: list((p.proof or {}).get("solution", []))[::2]
-        for p in Puzzle.objects.filter(author__isnull=True, proof__isnull=False)
-    }
+    rows = list(Puzzle.objects.filter(author__isnull=True, proof__isnull=False))
+    moves_of = {p.pk: list((p.proof or {}).get("solution", []))[::2] for p in rows}
+    by_fen = {p.fen: moves_of[p.pk] for p in rows}
     times: dict[str, list[float]] = {k: [] for k in KINDS}
     runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_worker_init"](worker=None)
 
@@ -197,6 +203,30 @@ def run(users: int, puzzles: int, profiler: Profiler) -> dict[str, dict[str, flo
                     response.content.decode()
                 ):
                     break
+        for i in range(runs):
+            variant = ("czech", "international", "brazilian")[i % 3]
+            location = client.post(f"/runs/{variant}/storm/start").headers.get("Location", "")
+            if not location:
+                continue
+            html = client.get(location).content.decode()
+            for _puzzle in range(30):
+                at, fen = RUN_AT.search(html), RUN_FEN.search(html)
+                moves = by_fen.get(fen.group(1)) if fen else None
+                if at is None or not moves or 'data-state="playing"' not in html:
+                    break
+                for move in moves:
+                    response = timed(
+                        "run move",
+                        client.post,
+                        location + "move",
+                        urlencode({"at": at.group(1), "move": move}),
+                        content_type="application/x-www-form-urlencoded",
+                        HTTP_HX_REQUEST="true",
+                    )
+                    html = response.content.decode()
+                    if response.status_code != 200 or 'data-testid="solved"' in html:
+                        break
+            client.post(location + "finish", {"at": "0"})
     out = {}
     for kind, values in times.items():
         values = sorted(values[WARM_UP:])
@@ -216,6 +246,7 @@ def main() -> None:
     parser.add_argument("command", choices=("setup", "run"))
     parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--puzzles", type=int, default=40, help="stream requests per user")
+    parser.add_argument("--runs", type=int, default=0, help="puzzle storms per user")
     parser.add_argument("--profile", choices=("", "pyinstrument", "cprofile"), default="")
     parser.add_argument("--kinds", default=",".join(KINDS), help="requests to profile")
     args = parser.parse_args()
@@ -223,7 +254,7 @@ def main() -> None:
         setup()
         return
     profiler = Profiler(args.profile, set(args.kinds.split(",")))
-    print(json.dumps(run(args.users, args.puzzles, profiler)))
+    print(json.dumps(run(args.users, args.puzzles, profiler, args.runs)))
     print(profiler.report())
 
 

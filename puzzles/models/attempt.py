@@ -68,6 +68,8 @@ class Attempt(models.Model):
         DAILY = "daily", _("daily puzzle")
         SET = "set", _("puzzle set")
         REPLAY = "replay", _("replay")
+        #: a puzzle of a streak or a storm (the ``runs`` app): never rated, never a first attempt
+        RUN = "run", _("puzzle run")
 
     class State(models.TextChoices):
         """What the page shows (``data-state``): not labelled, never shown in words."""
@@ -182,6 +184,20 @@ class Attempt(models.Model):
             attempt.inherit([(s, h, f, shown) for _pk, _src, s, _d, h, f, shown in earlier])
         attempt.save()
         return attempt
+
+    @classmethod
+    def for_run(cls, player: Player, puzzle: Puzzle) -> Attempt:
+        """A new attempt at ``puzzle`` within a timed or streak run (``runs``): one insert and no
+        read. It is never the player's first attempt (a run is not rated, as lichess's storm is
+        not); its mistakes and slow solves reach the review through the signals as any other."""
+        return cls.objects.create(
+            user=player.user,
+            visitor=player.visitor_token(make=True),
+            puzzle=puzzle,
+            source=cls.Source.RUN,
+            position=puzzle.fen,
+            first=False,
+        )
 
     @classmethod
     def open(
@@ -436,7 +452,10 @@ def hand_over_attempts(user, data: dict[str, Any]) -> None:
         return
     Attempt.objects.filter(pk__in=ids, user__isnull=True).update(user=user)
     puzzles = set(Attempt.objects.filter(pk__in=ids, user=user).values_list("puzzle_id", flat=True))
-    mine = Attempt.objects.filter(user=user, puzzle_id__in=puzzles)
+    # a run's attempts are never first (nor rated)
+    mine = Attempt.objects.filter(user=user, puzzle_id__in=puzzles).exclude(
+        source=Attempt.Source.RUN
+    )
     firsts = (
         mine.values("puzzle_id").annotate(first_pk=Min("pk")).values_list("first_pk", flat=True)
     )

@@ -101,6 +101,7 @@ VISITOR_PAGES = [
     "/learn/czech/czech-king/test-out/",
     "puzzle",
     "/daily/czech/",
+    "/runs/czech/",
     "/accounts/login/",
     "/accounts/signup/",
     "/explore/",

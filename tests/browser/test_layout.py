@@ -78,6 +78,14 @@ def start_practice_exam(tab, base: str) -> str:
     return tab.url
 
 
+def start_storm(tab, base: str) -> str:
+    """A puzzle storm in Czech draughts (runs): its page with the clock and the board."""
+    tab.goto(base + "/runs/czech/")
+    tab.get_by_test_id("start-storm").click()
+    expect()(tab.get_by_test_id("clock")).to_be_visible()
+    return tab.url
+
+
 def start_game(tab, base: str) -> str:
     """A game of Czech draughts from the start, the player White, the computer at level 1 (it
     answers in the request)."""
@@ -113,6 +121,7 @@ def test_every_board_and_its_status_line_are_on_the_first_screen(
         "the daily puzzle": "/daily/czech/",
         "an exam": start_practice_exam(tab, live_server.url).removeprefix(live_server.url),
         "a game": start_game(tab, live_server.url).removeprefix(live_server.url),
+        "a puzzle storm": start_storm(tab, live_server.url).removeprefix(live_server.url),
         "a lesson step": first_step(),
     }
     wide = viewport["width"] >= 1280

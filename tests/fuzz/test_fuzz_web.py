@@ -178,6 +178,53 @@ def test_trainer_move(client, attempt_url, move, route, htmx):
     client.post(f"{base}/retry", **HX)  # a fresh attempt for the next example
 
 
+@pytest.fixture
+def run_puzzle():
+    return make_puzzle("czech_gain")
+
+
+@FUZZ
+@given(
+    move=moves,
+    route=routes,
+    at=numbers,
+    action=st.sampled_from(["move", "skip", "finish"]),
+    htmx=st.booleans(),
+)
+def test_run_move(client, run_puzzle, move, route, at, action, htmx):
+    """A fresh streak for each example: bad input to its move, skip and finish is refused with
+    a message and writes nothing."""
+    run_url = client.post("/runs/czech/streak/start").url.rstrip("/")
+    before = counts()
+    response = client.post(
+        f"{run_url}/{action}", {"move": move, "route": route, "at": at}, **(HX if htmx else {})
+    )
+    judge(response, what=(move[:20], route[:20], at[:20], action))
+    if response.status_code >= 400:
+        assert counts() == before
+
+
+@FUZZ
+@given(
+    pk=ids,
+    kind=st.one_of(st.sampled_from(["streak", "storm"]), st.text(max_size=12)),
+    variant=st.sampled_from(["czech", "international", "brazilian", "chess"]),
+)
+def test_ids_and_kinds_of_the_run_pages(client, pk, kind, variant):
+    for response in (
+        client.get(f"/runs/run/{pk}/"),
+        client.post(f"/runs/run/{pk}/move", {"at": "0", "move": "22-18"}, **HX),
+        client.get(f"/runs/{variant}/"),
+        client.get(f"/runs/{variant}/class/{pk}/"),
+        client.get(f"/runs/race/lesson/{pk}/"),
+        client.post(f"/runs/race/lesson/{pk}/start", **HX),
+        client.post(f"/runs/race/{pk}/join"),
+    ):
+        judge(response, what=(pk, variant))
+    if kind and "/" not in kind and "?" not in kind and "#" not in kind:
+        judge(client.post(f"/runs/{variant}/{kind}/start"), what=(kind, variant))
+
+
 @FUZZ
 @given(
     pk=ids,

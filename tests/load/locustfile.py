@@ -10,6 +10,10 @@ the computer at level 8: a move, then the page's poll until the computer's reply
 ``Rival`` and ``Hog`` (LOAD_MIX=fairplay) are two players of the computer, each from an address
 of its own: a student at level 5 whose reply times are the figure ("level-5 reply"), and a
 visitor holding LOAD_HOG_GAMES (12) games at level 8 with the computer to move in each.
+``Runner`` (LOAD_MIX=runs, LOAD_RUNNERS of them, 20) plays puzzle storms: starts one in a variant
+and answers each puzzle with its solution as fast as the page comes back (a short pause between
+puzzles, an illegal move now and then), on to a new storm when one ends ("run move": the figure
+of docs/benchmarks/runs.md).
 ``Arrival`` (LOAD_MIX=lessonstart, LOAD_ARRIVALS of them, 30) is a class starting a lesson: the
 students arrive evenly within LOAD_ARRIVAL_SECONDS (10) from LOAD_ARRIVAL_AFTER (45) seconds
 after the start of the run, each logging in with an account of its own and opening the lesson
@@ -53,6 +57,11 @@ _errors: dict[str, list[str]] = defaultdict(list)
 _SERVER = re.compile(r"app;dur=([0-9.]+)")
 _TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
 _ATTEMPT = re.compile(r'data-attempt="(\d+)"')
+#: a run's page: the puzzle's number in the run and the board's position
+_RUN_AT = re.compile(r'name="at" value="(\d+)"')
+_RUN_FEN = re.compile(r'data-board[^>]*?data-fen="([^"]+)"', re.S)
+#: the puzzles by their start position (a run's page shows the board, not the puzzle)
+BY_FEN = {p["fen"]: p for p in PLAN["puzzles"] if p.get("fen")}
 
 
 def plain_http(jar) -> None:
@@ -225,6 +234,58 @@ class Student(Browsing):
             {"fen": "W:W21-32:B1-12", "move": random.choice(["22-18", "21-17", "24-20"])},
             htmx=True,
         )  # fmt: skip
+
+
+class Runner(Browsing):
+    """A student playing puzzle storms (LOAD_MIX=runs): each answer brings the next puzzle."""
+
+    fixed_count = int(os.environ.get("LOAD_RUNNERS", "0"))
+    wait_time = between(0.2, 0.8)
+
+    def on_start(self):
+        self.token = ""
+        self.run = ""
+        self.html = ""
+        self.variant_cycle = itertools.cycle(["czech", "international", "brazilian"])
+        self.page("/accounts/login/", "login page")
+        self.post(
+            "/accounts/login/",
+            "login",
+            {"username": next(_accounts), "password": PLAN["password"]},
+            ok=(302,),
+        )
+
+    def _start(self) -> None:
+        variant = next(self.variant_cycle)
+        self.page(f"/runs/{variant}/", "runs page")
+        response = self.post(f"/runs/{variant}/storm/start", "run start", {}, ok=(302,))
+        self.run = response.headers.get("Location", "").rstrip("/")
+        self.html = self.page(self.run + "/", "run page") if self.run else ""
+
+    @task
+    def solve_a_run_puzzle(self):
+        if not self.run or 'data-state="playing"' not in self.html:
+            self._start()
+            return
+        at = _RUN_AT.search(self.html)
+        fen = _RUN_FEN.search(self.html)
+        puzzle = BY_FEN.get(fen.group(1)) if fen else None
+        if at is None or puzzle is None:
+            self.post(self.run + "/finish", "run finish", {"at": at.group(1) if at else "0"},
+                      htmx=True)  # fmt: skip
+            self.run = ""
+            return
+        if random.random() < 0.05:  # illegal: refused (400), the puzzle goes on
+            self.post(self.run + "/move", "run move", {"at": at.group(1), "move": "1-2"},
+                      ok=(400,), htmx=True)  # fmt: skip
+        for move in puzzle["moves"]:
+            response = self.post(
+                self.run + "/move", "run move", {"at": at.group(1), "move": move}, htmx=True,
+                ok=(200, 400),
+            )  # fmt: skip
+            self.html = response.text or ""
+            if response.status_code != 200 or 'data-testid="solved"' in self.html:
+                return
 
 
 class Visitor(Student):

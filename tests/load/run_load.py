@@ -38,6 +38,9 @@ computer to move in each (``Hog``), each from an address of its own (gunicorn tr
 as the proxy that passes it on); the play worker as above, serving the ``exam`` and ``play``
 queues. It prints both phases and the replies' p50/p95/p99, quiet and beside the hog.
 
+LOAD_MIX=runs adds LOAD_RUNNERS (20) students playing puzzle storms (``Runner``: each answer to a
+run's puzzle is "run move", the next puzzle coming in the answer) to the class's traffic.
+
 LOAD_MIX=lessonstart measures a class starting a lesson: besides the class's traffic (LOAD_USERS,
 logged in at the start), LOAD_ARRIVALS (30) more students log in within LOAD_ARRIVAL_SECONDS (10),
 the first LOAD_ARRIVAL_AFTER (45) seconds into the run, each with an account of its own
@@ -75,7 +78,7 @@ import psutil
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
-SERVER_TIMED = ("move", "lesson check", "puzzle page", "lesson step")
+SERVER_TIMED = ("move", "lesson check", "puzzle page", "lesson step", "run move")
 
 
 def env_int(name: str, default: int) -> int:
@@ -482,6 +485,12 @@ def run_locust(
         env["LOAD_ARRIVALS"] = str(arrivals())
         args[args.index("-u") + 1] = str(users + arrivals())
         args.append("Arrival")
+    if os.environ.get("LOAD_MIX") == "runs":
+        # ... and besides them LOAD_RUNNERS (20) students playing puzzle storms
+        runners = env_int("LOAD_RUNNERS", 20)
+        env["LOAD_RUNNERS"] = str(runners)
+        args[args.index("-u") + 1] = str(users + runners)
+        args.append("Runner")
     if os.environ.get("LOAD_MIX") == "play":
         # ... and besides them LOAD_PLAYERS (30) students playing the computer at level 8
         players = env_int("LOAD_PLAYERS", 30)

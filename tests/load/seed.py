@@ -49,7 +49,13 @@ def main(users: int, plan_path: str) -> None:
             continue
         solution = list(puzzle.proof["solution"])
         puzzles.append(
-            {"id": puzzle.pk, "variant": puzzle.variant, "moves": solution[::2], "name": name}
+            {
+                "id": puzzle.pk,
+                "variant": puzzle.variant,
+                "moves": solution[::2],
+                "name": name,
+                "fen": puzzle.fen,
+            }
         )
     class_puzzles = list(puzzles)
     if os.environ.get("LOAD_CORPUS", "1") == "1":
@@ -68,7 +74,13 @@ def main(users: int, plan_path: str) -> None:
             solution = list((row.proof or {}).get("solution", []))
             if solution:
                 puzzles.append(
-                    {"id": row.pk, "variant": row.variant, "moves": solution[::2], "name": ""}
+                    {
+                        "id": row.pk,
+                        "variant": row.variant,
+                        "moves": solution[::2],
+                        "name": "",
+                        "fen": row.fen,
+                    }
                 )
     classroom = Classroom.objects.create(name="Load club", variant="czech", created_by=teacher)
     classroom.teachers.add(teacher)

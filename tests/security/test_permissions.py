@@ -148,6 +148,18 @@ MATRIX = [
     ("explore:analyse", "post", lambda w: {}, {"variant": "czech", "fen": "W:W21-32:B1-12"}, REDIRECT),
     ("explore:job", "get", lambda w: {"job_id": explore_job_of(w)}, None, {**OWNER, "staff": 200}),
     ("explore:pdn", "get", lambda w: {}, None, {r: 400 for r in ROLES}),
+    # puzzle streak and storm (issue 51): anyone's; a run is its player's; a class's table its teachers' and students'
+    ("runs:index", "get", lambda w: {"variant": "czech"}, None, ALL),
+    ("runs:start", "post", lambda w: {"variant": "czech", "kind": "storm"}, {}, REDIRECT),
+    ("runs:run", "get", lambda w: {"pk": w.run}, None, OWNER),
+    ("runs:move", "post", lambda w: {"pk": w.run}, {"at": "0", "move": "21-17"}, {**OWNER, "student": 302}),
+    ("runs:skip", "post", lambda w: {"pk": w.run}, {"at": "0"}, {**OWNER, "student": 302}),
+    ("runs:finish", "post", lambda w: {"pk": w.run}, {"at": "0"}, {**OWNER, "student": 302}),
+    ("runs:class", "get", lambda w: {"variant": "czech", "class_id": w.classroom.pk}, None, {"anonymous": 404, "student": 200, "teacher": 200, "staff": 404}),
+    # a class race in a live lesson: its teachers start it, its students join it, both see its panel
+    ("runs:race_panel", "get", lambda w: {"pk": w.lesson}, None, {"anonymous": 404, "student": 200, "teacher": 200, "staff": 404}),
+    ("runs:race_start", "post", lambda w: {"pk": w.lesson}, {}, {"anonymous": 404, "student": 403, "teacher": 302, "staff": 404}),
+    ("runs:race_join", "post", lambda w: {"pk": w.race}, {}, {"anonymous": 404, "student": 302, "teacher": 404, "staff": 404}),
     # the square trainer (issue 51): anyone's; a run is its trainee's
     ("squares:index", "get", lambda w: {}, None, REDIRECT),
     ("squares:trainer", "get", lambda w: {"variant": "czech"}, None, ALL),
@@ -245,9 +257,21 @@ def world(student, teacher, staff, monkeypatch):
     classroom = Classroom.objects.create(name="4.B", variant="czech")
     classroom.teachers.add(teacher)
     classroom.memberships.create(user=student)
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from puzzles.player import Player
+    from runs.models import Run
+
+    run = Run.start(Player(student, SessionStore()), "streak", "czech").pk
+    from live.models import LiveSession
+    from runs.models import Race
+
+    lesson = LiveSession.start(classroom, teacher, [])
+    race = Race.start(lesson).pk
     return World(
         student=student, teacher=teacher, staff=staff, puzzle=puzzle, attempt=attempt, job=job,
-        game=game, classroom=classroom, mining_job=mining_job,
+        game=game, classroom=classroom, mining_job=mining_job, run=run,
+        lesson=lesson.pk, race=race,
         step={"variant": "czech", "lesson": step.lesson.slug, "step": step.slug},
     )  # fmt: skip
 

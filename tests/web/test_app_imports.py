@@ -83,6 +83,7 @@ def test_the_apps_of_the_site_are_all_read():
         "tournaments",
         "explore",
         "analysis",
+        "runs",
         "squares",
     }
 

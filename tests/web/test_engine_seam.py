@@ -22,6 +22,7 @@ APPS = [
     "versus",
     "explore",
     "analysis",
+    "runs",
     "squares",
 ]
 #: the modules that import the engine: one per app, and core's (the board seam, the variant

@@ -124,6 +124,8 @@
     function onMessage(data) {
       if (data.type === "state") swapStage(data.html, Number(data.version), data.announce);
       else if (data.type === "results") swapResults(data.html);
+      // a class race changed (runs/static/runs/race.js fetches its panel)
+      else if (data.type === "race") document.dispatchEvent(new CustomEvent("live:race"));
     }
     // the teacher's groups of actions (details.live-group) stay open or closed as the teacher
     // left them when a new stage replaces them
