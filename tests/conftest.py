@@ -305,3 +305,35 @@ def _site_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(scope="session")
+def endgame_dir(tmp_path_factory) -> Path:
+    """The endgame databases the Endgames courses and the endgame exam level need (every drill's
+    and claim's slice, and what they lead to), built once per test session into a temporary
+    directory; ``DAMA_TEST_ENDGAMES_DIR`` names a directory to keep them in from one session to
+    the next (a slice already there is not built again)."""
+    from dama import Board
+    from dama.endgames import Tables
+    from lessons.course import ENDGAME_COURSES
+    from lessons.tasks import course_positions
+
+    kept = os.environ.get("DAMA_TEST_ENDGAMES_DIR", "").strip()
+    directory = Path(kept) if kept else tmp_path_factory.mktemp("endgames")
+    tables = Tables.open(directory)
+    for slug in ENDGAME_COURSES:
+        for variant, fen in course_positions(slug):
+            tables.ensure(variant, Board(variant, fen))
+    tables.close()
+    return directory
+
+
+@pytest.fixture
+def endgame_tables(settings, endgame_dir):
+    """The site reads the test session's endgame databases (:func:`endgame_dir`)."""
+    from core import endgames
+
+    settings.DAMA_ENDGAMES_DIR = endgame_dir
+    endgames.forget()
+    yield endgame_dir
+    endgames.forget()
