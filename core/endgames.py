@@ -334,9 +334,7 @@ def _random_fen(variant: str, material: tuple[int, int, int, int], rng) -> str |
     return f"W:W{','.join(white)}:B{','.join(black)}"
 
 
-def won_ending(
-    variant: str, material: tuple[int, int, int, int], rng
-) -> tuple[str, int] | None:
+def won_ending(variant: str, material: tuple[int, int, int, int], rng) -> tuple[str, int] | None:
     """A random position of ``material``, White to move, that White wins within the count
     with at least one move that lets the win go and no capture at the start: (its FEN, the
     moves to the win); None when the one tried is not such a position."""

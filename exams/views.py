@@ -128,9 +128,7 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
         prompt = (
             _("Win this ending within the count against the endgame database: you have White.")
             if question.fen[:1].upper() != "B"
-            else _(
-                "Win this ending within the count against the endgame database: you have Black."
-            )
+            else _("Win this ending within the count against the endgame database: you have Black.")
         )
         mode, kind = "move", "drill"
     elif question.is_puzzle:

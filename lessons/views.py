@@ -35,9 +35,9 @@ from .course import (
     get_course,
 )
 from .models import DrillRun
-from .tasks import BUILD_JOB, build_endgames
 from .progress import FAILED, GOES_ON, PASSED, Tracker, course_map, test_out_steps
 from .signals import step_answered
+from .tasks import BUILD_JOB, build_endgames
 
 
 def _course(slug: str) -> Course:
@@ -433,7 +433,9 @@ def _drill_check(request: HttpRequest, step: Step, tracker: Tracker) -> HttpResp
     expected = int(ply) if ply.isdigit() and len(ply) < 5 else None
     if expected is None:
         notice = _("The page's position is missing: reload the page.")
-        return _render_drill(request, step, tracker, _drill_run(request, step), notice=notice, status=400)
+        return _render_drill(
+            request, step, tracker, _drill_run(request, step), notice=notice, status=400
+        )
     route = request.POST.get("route", "").strip()
     text = request.POST.get("answer", "").strip()
 

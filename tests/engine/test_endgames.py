@@ -12,8 +12,8 @@ import pytest
 
 from dama import Board
 from dama._core import core
-from dama.endgames import Probe, Tables, build, closure, default_tables, fits_count, materials
 from dama.egtb import material_name, parse_material
+from dama.endgames import Probe, Tables, build, closure, default_tables, fits_count, materials
 from dama.geometry import geometry
 from dama.solve import Limits, shortest
 from dama.variants import find_variant
