@@ -84,6 +84,12 @@ def tables() -> endgames.Tables:
     return cached[1]
 
 
+def stamp() -> float:
+    """When the databases' directory last changed (a slice added): a key for what is worked
+    out from them."""
+    return _stamp(directory())
+
+
 def forget() -> None:
     """Open the tables again on the next use (tests point the setting elsewhere)."""
     with _lock:

@@ -52,9 +52,9 @@ def course_fens(variant: str) -> set[str]:
 
 
 @cache
-def _positions(variant: str, directory: str) -> tuple[tuple[str, int], ...]:
+def _positions(variant: str, directory: str, stamp: float) -> tuple[tuple[str, int], ...]:
     """(FEN, moves to the win) of the won endings chosen for ``variant`` from the databases in
-    ``directory`` (as they were when first asked)."""
+    ``directory`` as they were at ``stamp`` (a slice added there since: chosen again)."""
     course = endgames_of(variant)
     if course is None:
         return ()
@@ -87,7 +87,7 @@ def _positions(variant: str, directory: str) -> tuple[tuple[str, int], ...]:
 def positions(variant: str, wanted: DrillFilter, *, practice: bool) -> list[str]:
     """The positions a line of a level draws from: for the real exams or for ``practice``."""
     with _lock:
-        found = _positions(variant, str(endgames.directory()))
+        found = _positions(variant, str(endgames.directory()), endgames.stamp())
     return [
         fen
         for fen, moves in found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import platform
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 
 from core import endgames
 from core.models import Job
@@ -32,9 +33,21 @@ def course_positions(slug: str) -> list[tuple[str, str]]:
     return out
 
 
-@shared_task(name="lessons.build_endgames", acks_late=True)
+#: a build's time on a worker: the 10x10 three-kings slice takes minutes in pure Python
+SOFT_LIMIT, HARD_LIMIT = 1000, 1100
+
+
+# "deep_": routed to the ``deep`` queue with the long searches (settings.CELERY_TASK_ROUTES)
+@shared_task(
+    name="lessons.deep_build_endgames",
+    acks_late=True,
+    soft_time_limit=SOFT_LIMIT,
+    time_limit=HARD_LIMIT,
+)
 def build_endgames(job_id: str) -> str:
-    """Build the slices the job's course needs; "skipped" when the job is gone or taken."""
+    """Build the slices the job's course needs; "skipped" when the job is gone or taken. Every
+    slice is written whole (a file renamed into place), so a build stopped by the time limit
+    goes on where it stopped when started again."""
     job = Job.objects.filter(pk=job_id, kind=BUILD_JOB).first()
     if job is None or job.status != Job.Status.QUEUED:
         return "skipped"
@@ -49,6 +62,9 @@ def build_endgames(job_id: str) -> str:
         for n, (variant, fen) in enumerate(positions):
             endgames.ensure(variant, fen)
             job.report(100 * (n + 1) // max(len(positions), 1))
+    except SoftTimeLimitExceeded:
+        job.fail("the build ran past the worker's time limit: start it again to go on")
+        return "failed"
     except (OSError, ValueError) as exc:
         job.fail(str(exc))
         return "failed"

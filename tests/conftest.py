@@ -8,6 +8,7 @@ the service is missing: the test is skipped with the reason, or fails when DAMA_
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import time
@@ -319,12 +320,18 @@ def endgame_dir(tmp_path_factory) -> Path:
     from lessons.tasks import course_positions
 
     kept = os.environ.get("DAMA_TEST_ENDGAMES_DIR", "").strip()
-    directory = Path(kept) if kept else tmp_path_factory.mktemp("endgames")
-    tables = Tables.open(directory)
-    for slug in ENDGAME_COURSES:
-        for variant, fen in course_positions(slug):
-            tables.ensure(variant, Board(variant, fen))
-    tables.close()
+    # pytest-xdist's workers share their base directory's parent: one builds, the others wait
+    # on the lock and find the slices there
+    shared = tmp_path_factory.getbasetemp().parent
+    directory = Path(kept) if kept else shared / "endgames"
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tables = Tables.open(directory)
+        for slug in ENDGAME_COURSES:
+            for variant, fen in course_positions(slug):
+                tables.ensure(variant, Board(variant, fen))
+        tables.close()
     return directory
 
 

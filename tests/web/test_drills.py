@@ -209,7 +209,9 @@ def test_without_the_databases_the_course_says_so_and_offers_a_build(
 
     job = Job.objects.get(kind=BUILD_JOB)
     assert job.params == {"course": "endgames-czech"} and job.owner == student
-    assert [name for name, _args, _queue in sent_tasks] == ["lessons.build_endgames"]
+    assert [(name, queue) for name, _args, queue in sent_tasks] == [
+        ("lessons.deep_build_endgames", "deep")
+    ]
     client.post(build_url)  # a second request while it is pending starts no second job
     assert Job.objects.filter(kind=BUILD_JOB).count() == 1
     assert 'data-testid="tables-job"' in client.get(course_url).content.decode()
