@@ -32,12 +32,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, final
 
-from ._core import ONE, Core, bit_index, core, popcount
+from ._core import ONE, Core, core, popcount
 from .geometry import DOWN_LEFT, DOWN_RIGHT
 from .variants import Variant
 
 if TYPE_CHECKING:
     from mypy_extensions import i64
+
+#: ``_BIT67[(1 << b) % 67] == b`` for every bit b < 64 (the powers of two differ modulo 67): a
+#: bit's index by machine arithmetic (compiled, ``int.bit_length`` would box the word)
+_BIT67: Final = bytes([next((b for b in range(64) if (1 << b) % 67 == k), 0) for k in range(67)])
+
+
+def bit_of(low: i64) -> i64:
+    """The index of a one-bit bitboard.
+
+    >>> bit_of(1 << 54), bit_of(1)
+    (54, 0)
+    """
+    return _BIT67[low % 67]
+
 
 #: the longest distance a byte holds (plies)
 MAX_PLIES: Final = 254
@@ -87,6 +101,9 @@ class Indexer:
     flip: bytes
     #: ``binom[n * 8 + k]``: n choose k (k <= 7)
     binom: list[int]
+    #: the crowning rows: no man of that side stands there in an indexed position
+    white_crown: i64
+    black_crown: i64
 
     def __init__(self, size: int) -> None:
         from .geometry import geometry
@@ -105,6 +122,8 @@ class Indexer:
             for k in range(8):
                 binom[i * 8 + k] = _choose(i, k)
         self.binom = binom
+        self.white_crown = g.white_crown
+        self.black_crown = g.black_crown
 
     def count(self, squares: i64, k: i64) -> i64:
         """Combinations of ``k`` squares among ``squares``."""
@@ -119,7 +138,7 @@ class Indexer:
         while bb:
             low = bb & -bb
             bb ^= low
-            s: i64 = sq1[bit_index(low)] - 1 - off
+            s: i64 = sq1[bit_of(low)] - 1 - off
             r += binom[s * 8 + i]
             i += 1
         return r
@@ -146,7 +165,7 @@ class Indexer:
         while bb:
             low = bb & -bb
             bb ^= low
-            out |= ONE << flip[bit_index(low)]
+            out |= ONE << flip[bit_of(low)]
         return out
 
 
@@ -175,6 +194,18 @@ class Slice:
     c_bm: i64
     size: i64
     men_squares: i64
+    #: what one step of each group's rank adds to the index
+    m_wk: i64
+    m_wm: i64
+    #: the last position decoded (see :meth:`decode`): ranks and bitboards of each group
+    r_wk: i64
+    r_wm: i64
+    r_bk: i64
+    r_bm: i64
+    b_wk: i64
+    b_wm: i64
+    b_bk: i64
+    b_bm: i64
 
     def __init__(self, ix: Indexer, wk: i64, wm: i64, bk: i64, bm: i64) -> None:
         self.ix = ix
@@ -187,6 +218,10 @@ class Slice:
         self.c_bk = ix.count(ix.n, bk)
         self.c_bm = ix.count(self.men_squares, bm)
         self.size = c_wk * self.c_wm * self.c_bk * self.c_bm
+        self.m_wm = self.c_bk * self.c_bm
+        self.m_wk = self.c_wm * self.m_wm
+        self.r_wk = self.r_wm = self.r_bk = self.r_bm = -1
+        self.b_wk = self.b_wm = self.b_bk = self.b_bm = 0
 
     def index(self, wkb: i64, wmb: i64, bkb: i64, bmb: i64) -> i64:
         """The index of a position of this material (White to move)."""
@@ -196,7 +231,9 @@ class Slice:
         return r * self.c_bm + ix.rank(bmb, 0)
 
     def decode(self, idx: i64) -> tuple[i64, i64, i64, i64]:
-        """``(white kings, white men, black kings, black men)`` of an index (they may overlap)."""
+        """``(white kings, white men, black kings, black men)`` of an index (they may overlap).
+        The groups of the last index decoded are kept: indexes taken in order mostly change the
+        last group only."""
         ix = self.ix
         r_bm = idx % self.c_bm
         idx //= self.c_bm
@@ -204,30 +241,46 @@ class Slice:
         idx //= self.c_bk
         r_wm = idx % self.c_wm
         r_wk = idx // self.c_wm
-        return (
-            ix.unrank(r_wk, self.wk, 0, ix.n),
-            ix.unrank(r_wm, self.wm, ix.half, self.men_squares),
-            ix.unrank(r_bk, self.bk, 0, ix.n),
-            ix.unrank(r_bm, self.bm, 0, self.men_squares),
-        )
+        if r_wk != self.r_wk:
+            self.r_wk = r_wk
+            self.b_wk = ix.unrank(r_wk, self.wk, 0, ix.n)
+        if r_wm != self.r_wm:
+            self.r_wm = r_wm
+            self.b_wm = ix.unrank(r_wm, self.wm, ix.half, self.men_squares)
+        if r_bk != self.r_bk:
+            self.r_bk = r_bk
+            self.b_bk = ix.unrank(r_bk, self.bk, 0, ix.n)
+        if r_bm != self.r_bm:
+            self.r_bm = r_bm
+            self.b_bm = ix.unrank(r_bm, self.bm, 0, self.men_squares)
+        return self.b_wk, self.b_wm, self.b_bk, self.b_bm
 
 
 @final
 class Lookup:
-    """Values of built materials: ``tables[key]`` the bytes of a material, White to move."""
+    """Values of built materials: ``tables[key]`` the bytes of a material (White to move), from
+    ``offset`` on (a file's header: mapped files are read in place)."""
 
     ix: Indexer
     slices: dict[int, Slice]
     tables: dict[int, object]
+    offset: i64
+    #: the most pieces of a material here (a quick test before a lookup)
+    max_pieces: i64
 
-    def __init__(self, ix: Indexer) -> None:
+    def __init__(self, ix: Indexer, offset: i64 = 0) -> None:
         self.ix = ix
         self.slices = {}
         self.tables = {}
+        self.offset = offset
+        self.max_pieces = 0
 
     def add(self, s: Slice, data: object) -> None:
         self.slices[s.key] = s
         self.tables[s.key] = data
+        pieces = s.wk + s.wm + s.bk + s.bm
+        if pieces > self.max_pieces:
+            self.max_pieces = pieces
 
     def value(self, white: i64, black: i64, kings: i64, turn: bool) -> i64:
         """The stored byte of a position (see the module), or -1 when its material is not here.
@@ -241,12 +294,14 @@ class Lookup:
         bkb = black & kings
         wmb = white ^ wkb
         bmb = black ^ bkb
+        if wmb & self.ix.white_crown or bmb & self.ix.black_crown:
+            return -1  # a man on its crowning row: not a position of a game
         key = material_key(popcount(wkb), popcount(wmb), popcount(bkb), popcount(bmb))
         s = self.slices.get(key)
         if s is None:
             return -1
         data = self.tables[key]
-        idx = s.index(wkb, wmb, bkb, bmb)
+        idx = s.index(wkb, wmb, bkb, bmb) + self.offset
         if isinstance(data, bytes):
             v: i64 = data[idx]
             return v
@@ -415,28 +470,35 @@ class Builder:
         ps = self.slices[psid]
         win = (n & 1) == 0  # this position is lost: every predecessor wins
         nbr = self.c.nbr
-        # a man stepped up: it came from below
+        half = ix.half
+        r_wk = ix.rank(pwk, 0)
+        r_wm = ix.rank(pwm, half)
+        base = ((r_wk * ps.c_wm + r_wm) * ps.c_bk + ix.rank(pbk, 0)) * ps.c_bm + ix.rank(pbm, 0)
+        # a man stepped up: it came from below (only the men's rank changes)
         men = pwm
         while men:
             low = men & -men
             men ^= low
-            b = bit_index(low)
-            for d in (DOWN_LEFT, DOWN_RIGHT):
-                f: i64 = nbr[4 * b + d] - 1
-                if f < 0 or (occ >> f) & 1:
-                    continue
-                r = ps.index(pwk, pwm ^ low ^ (ONE << f), pbk, pbm)
+            b = bit_of(low)
+            f: i64 = nbr[4 * b + DOWN_LEFT] - 1
+            if f >= 0 and not (occ >> f) & 1:
+                r = base + (ix.rank(pwm ^ low ^ (ONE << f), half) - r_wm) * ps.m_wm
+                self.tell(psid, r, n, win)
+            f = nbr[4 * b + DOWN_RIGHT] - 1
+            if f >= 0 and not (occ >> f) & 1:
+                r = base + (ix.rank(pwm ^ low ^ (ONE << f), half) - r_wm) * ps.m_wm
                 self.tell(psid, r, n, win)
         kk = pwk
         while kk:
             low = kk & -kk
             kk ^= low
-            b = bit_index(low)
+            b = bit_of(low)
+            rest = pwk ^ low
             for ray in self.c.ray_bytes[b]:
                 for t in ray:
                     if (occ >> t) & 1:
                         break
-                    r = ps.index(pwk ^ low ^ (ONE << t), pwm, pbk, pbm)
+                    r = base + (ix.rank(rest | (ONE << t), 0) - r_wk) * ps.m_wk
                     self.tell(psid, r, n, win)
 
     def tell(self, sid: i64, r: i64, n: i64, win: bool) -> None:

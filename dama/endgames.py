@@ -35,11 +35,13 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .egtb import (
     Indexer,
@@ -51,10 +53,11 @@ from .egtb import (
     parse_material,
 )
 from .outcome import endgame_limit
-from .variants import Variant, find_variant
+from .variants import VARIANT_NAMES, Variant, find_variant
 
 if TYPE_CHECKING:
     from .baseboard import BaseBoard, Move
+    from .board import Board
 
 __all__ = [
     "ENV_VAR",
@@ -223,18 +226,6 @@ def _read(path: Path, variant: Variant, size: int) -> bytes:
     return raw[HEADER:]
 
 
-class _View:
-    """A file's values, memory-mapped: ``view[i]`` is the byte of index ``i``."""
-
-    __slots__ = ("mm",)
-
-    def __init__(self, mm: mmap.mmap) -> None:
-        self.mm = mm
-
-    def __getitem__(self, i: int) -> int:
-        return self.mm[HEADER + i]
-
-
 _INDEXERS: dict[int, Indexer] = {}
 
 
@@ -249,17 +240,41 @@ def indexer(variant: Variant) -> Indexer:
 
 
 def _build_pair(variant_name: str, directory: str, m: Material) -> tuple[Material, float, str]:
-    """Build one material and its flip from the files of the materials it reaches (a worker)."""
+    """Build one material and its flip from the files of the materials it reaches (a worker);
+    returns the CPU seconds it took and the counts (JSON)."""
     variant = find_variant(variant_name)
     ix = indexer(variant)
     look = Lookup(ix)
     for dep in successors(m):
         s = Slice(ix, *dep)
         look.add(s, _read(_path(Path(directory), variant, dep), variant, s.size))
-    t0 = time.perf_counter()
-    for s, data in build_material(variant, look, *m):
+    t0 = time.process_time()
+    built = build_material(variant, look, *m)
+    seconds = time.process_time() - t0
+    stats = {}
+    for s, data in built:
         _write(Path(directory), variant, s, data)
-    return m, time.perf_counter() - t0, ""
+        stats[s.name] = _stats(ix, (s.wk, s.wm, s.bk, s.bm), data)
+    return m, seconds, json.dumps(stats)
+
+
+def _build_star(a: tuple[str, str, Material]) -> tuple[Material, float, str]:
+    return _build_pair(*a)
+
+
+def _stats(ix: Indexer, m: Material, data: bytes) -> dict[str, int]:
+    """Positions, won, drawn, lost (for the side to move) and the longest distance in plies."""
+    hist = Counter(data)
+    won = sum(n for b, n in hist.items() if b and (b - 1) & 1)
+    lost = sum(n for b, n in hist.items() if b and not (b - 1) & 1)
+    valid = _valid_positions(ix, m)
+    return {
+        "positions": valid,
+        "won": won,
+        "drawn": valid - won - lost,
+        "lost": lost,
+        "longest": max((b - 1 for b in hist if b), default=0),
+    }
 
 
 def _build_list(
@@ -269,8 +284,9 @@ def _build_list(
     progress: Progress | None,
     processes: int,
 ) -> dict[str, float]:
-    """Build the pairs of ``todo`` (in build order) into ``directory``; seconds per pair."""
+    """Build the pairs of ``todo`` (in build order) into ``directory``; CPU seconds per pair."""
     times: dict[str, float] = {}
+    stats: dict[str, dict[str, int]] = {}
     total = len(todo)
     done = 0
     # one level (pieces, men) at a time: the pairs of a level never depend on each other
@@ -288,36 +304,48 @@ def _build_list(
             args = [(variant.name, str(directory), m) for m in ms]
             results: Iterable[tuple[Material, float, str]]
             if pool is not None and len(ms) > 1:
-                results = pool.starmap(_build_pair, args)
+                results = pool.imap_unordered(_build_star, args)
             else:
                 results = (_build_pair(*a) for a in args)
-            for m, seconds, _ in results:
+            for m, seconds, st in results:
+                stats.update(json.loads(st))
                 done += 1
                 name = material_name(*m)
                 if flip(m) != m:
                     name += f" + {material_name(*flip(m))}"
                 times[material_name(*m)] = seconds
                 if progress is not None:
-                    progress(f"{variant.name}: {done}/{total} built {name} in {seconds:.1f} s")
+                    progress(
+                        f"{variant.name}: {done}/{total} built {name} in {seconds:.1f} s of CPU"
+                    )
+            _save_stats(directory, variant, times, stats)
     finally:
         if pool is not None:
             pool.close()
             pool.join()
-    _save_times(directory, variant, times)
     return times
 
 
-def _save_times(directory: Path, variant: Variant, times: dict[str, float]) -> None:
-    if not times:
-        return
+def _save_stats(
+    directory: Path, variant: Variant, times: dict[str, float], stats: dict[str, dict[str, int]]
+) -> None:
+    """Record each material's counts and each pair's build time in ``<variant>/build.json``."""
     path = directory / variant.name / "build.json"
-    try:
-        old = json.loads(path.read_text())
-    except (OSError, ValueError):
-        old = {}
-    old.update({k: round(v, 3) for k, v in times.items()})
+    old = _load_stats(directory, variant)
+    old.setdefault("seconds", {}).update({k: round(v, 3) for k, v in times.items()})
+    old.setdefault("counts", {}).update(stats)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def _load_stats(directory: Path, variant: Variant) -> dict[str, Any]:
+    try:
+        data = json.loads((directory / variant.name / "build.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def build(
@@ -329,7 +357,8 @@ def build(
     rebuild: bool = False,
 ) -> dict[str, float]:
     """Build every material of ``variant`` with up to ``max_pieces`` pieces into ``directory``
-    (those already there are kept unless ``rebuild``); returns the seconds each pair took."""
+    (those already there are kept unless ``rebuild``); returns the CPU seconds each pair took
+    (by its first material's name)."""
     v = find_variant(variant)
     d = Path(directory)
     todo = [m for m in _pairs(max_pieces) if rebuild or not _built(d, v, m)]
@@ -349,7 +378,6 @@ class Tables:
     def __init__(self, directory: str | os.PathLike[str] | None) -> None:
         self.directory = Path(directory) if directory is not None else None
         self._looks: dict[str, Lookup] = {}
-        self._missing: set[tuple[str, Material]] = set()
         self._maps: list[mmap.mmap] = []
 
     @classmethod
@@ -362,29 +390,37 @@ class Tables:
     def _lookup(self, variant: Variant) -> Lookup:
         look = self._looks.get(variant.name)
         if look is None:
-            look = self._looks[variant.name] = Lookup(indexer(variant))
+            look = self._looks[variant.name] = Lookup(indexer(variant), HEADER)
         return look
+
+    def lookup(self, variant: str | Variant) -> Lookup | None:
+        """Every built material of ``variant`` opened, for the search and the solver (raw
+        positions in, stored bytes out: :meth:`dama.egtb.Lookup.value`); None when none is."""
+        v = find_variant(variant)
+        for name in self.built(v):
+            self._load(v, parse_material(name))
+        look = self._looks.get(v.name)
+        return look if look is not None and look.slices else None
 
     def _load(self, variant: Variant, m: Material) -> bool:
         look = self._lookup(variant)
         key = material_key(*m)
         if key in look.slices:
             return True
-        if self.directory is None or (variant.name, m) in self._missing:
+        if self.directory is None:
             return False
         path = _path(self.directory, variant, m)
         s = Slice(look.ix, *m)
         try:
             with open(path, "rb") as f:
                 mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            self._missing.add((variant.name, m))
+        except (OSError, ValueError):  # not built (or empty)
             return False
         if mm[:HEADER] != _header(variant, s.size) or len(mm) != HEADER + s.size:
             mm.close()
             raise ValueError(f"{path} is not a {variant.name} endgame database")
         self._maps.append(mm)
-        look.add(s, _View(mm))
+        look.add(s, mm)
         return True
 
     def probe(self, board: BaseBoard) -> Probe | None:
@@ -452,7 +488,6 @@ class Tables:
         if not todo:
             return []
         _build_list(v, todo, self.directory, progress, 1)
-        self._missing.clear()
         return [material_name(*x) for x in todo]
 
     def built(self, variant: str | Variant) -> list[str]:
@@ -469,10 +504,17 @@ class Tables:
         self._looks = {}
 
 
+_DEFAULT: dict[str, Tables] = {}
+
+
 def default_tables() -> Tables:
-    """The tables in ``$DAMA_ENDGAMES`` (empty tables when it is unset)."""
+    """The tables in ``$DAMA_ENDGAMES`` (empty tables when it is unset), opened once per
+    directory."""
     d = os.environ.get(ENV_VAR, "").strip()
-    return Tables(d or None)
+    t = _DEFAULT.get(d)
+    if t is None:
+        t = _DEFAULT[d] = Tables(d or None)
+    return t
 
 
 def fits_count(board: BaseBoard, probe: Probe) -> bool | None:
@@ -497,26 +539,99 @@ def fits_count(board: BaseBoard, probe: Probe) -> bool | None:
     return probe.plies <= min(limits)
 
 
-def counts(directory: str | os.PathLike[str], variant: str | Variant, name: str) -> dict[str, int]:
-    """Won, drawn and lost positions (for the side to move) of one built material."""
+def counts(directory: str | os.PathLike[str], variant: str | Variant) -> dict[str, dict[str, int]]:
+    """Positions, won, drawn and lost (for the side to move, White) and the longest distance of
+    each built material of ``variant``, as recorded when it was built."""
     v = find_variant(variant)
+    recorded = _load_stats(Path(directory), v).get("counts", {})
+    d = Path(directory) / v.name
+    names = sorted(p.stem for p in d.glob("*.egdb")) if d.is_dir() else []
+    return {n: recorded[n] for n in names if n in recorded}
+
+
+def info(directory: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+    """What is built in ``directory``, per variant: materials, the most pieces, positions, bytes
+    on disk, won/drawn/lost, the longest win in plies, build seconds, and the counts per
+    material."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in VARIANT_NAMES:
+        v = find_variant(name)
+        d = Path(directory) / name
+        files = sorted(d.glob("*.egdb")) if d.is_dir() else []
+        if not files:
+            continue
+        by = counts(directory, v)
+        stats = _load_stats(Path(directory), v)
+        row: dict[str, Any] = {
+            "materials": len(files),
+            "max_pieces": max(sum(parse_material(f.stem)) for f in files),
+            "bytes": sum(f.stat().st_size for f in files),
+            "seconds": sum(stats.get("seconds", {}).values()),
+            "by_material": by,
+        }
+        for k in ("positions", "won", "drawn", "lost"):
+            row[k] = sum(c[k] for c in by.values())
+        row["longest"] = max((c["longest"] for c in by.values()), default=0)
+        out[name] = row
+    return out
+
+
+def random_position(
+    tables: Tables, variant: str | Variant, rng: random.Random, names: list[str] | None = None
+) -> Board | None:
+    """A random covered position of ``variant`` (a built material at random, then a position of
+    it, either side to move), or None when nothing is built."""
+    from .board import Board
+
+    v = find_variant(variant)
+    names = names if names is not None else tables.built(v)
+    if not names:
+        return None
     ix = indexer(v)
-    m = parse_material(name)
-    s = Slice(ix, *m)
-    data = _read(_path(Path(directory), v, m), v, s.size)
-    hist = [0] * 256
-    for b in range(256):
-        hist[b] = data.count(b)
-    won = sum(hist[b] for b in range(2, 256, 2))
-    lost = sum(hist[b] for b in range(1, 256, 2))
-    valid = _valid_positions(ix, m)
-    return {
-        "positions": valid,
-        "won": won,
-        "lost": lost,
-        "drawn": valid - won - lost,
-        "longest": max((b - 1 for b in range(1, 256) if hist[b]), default=0),
-    }
+    while True:
+        m = parse_material(rng.choice(names))
+        s = Slice(ix, *m)
+        wkb, wmb, bkb, bmb = s.decode(rng.randrange(s.size))
+        if int(wkb | wmb | bkb | bmb).bit_count() != sum(m):
+            continue
+        b = Board(v)
+        b.white, b.black, b.kings, b.turn = wkb | wmb, bkb | bmb, wkb | bkb, True
+        if rng.random() < 0.5:
+            b.white, b.black, b.kings = (
+                ix.flipped(b.black),
+                ix.flipped(b.white),
+                ix.flipped(b.kings),
+            )
+            b.turn = False
+        b.clear_stack()
+        return b
+
+
+def verify(
+    tables: Tables, variant: str | Variant, positions: int, seed: int = 0
+) -> tuple[int, list[str]]:
+    """Check ``positions`` random covered positions: each value must be the best over its
+    successors (a win one ply more than the fastest lost successor, a loss one more than the
+    slowest won one, a draw with a drawn successor and none lost). Returns (checked, errors)."""
+    rng = random.Random(seed)
+    v = find_variant(variant)
+    names = tables.built(v)
+    errors: list[str] = []
+    checked = 0
+    for _ in range(positions if names else 0):
+        b = random_position(tables, v, rng, names)
+        assert b is not None
+        p = tables.probe(b)
+        ranked = tables.rank_moves(b)
+        moves = b.generate_legal_moves()
+        checked += 1
+        if p is None or (moves and not ranked):
+            errors.append(f"{v.name} {b.fen()}: not covered (a material is missing)")
+            continue
+        want = ranked[0][1] if ranked else Probe("loss", 0)
+        if p != want:
+            errors.append(f"{v.name} {b.fen()}: stored {p}, best over the moves {want}")
+    return checked, errors
 
 
 def _valid_positions(ix: Indexer, m: Material) -> int:

@@ -88,7 +88,15 @@ def _board(variant: str, pos: Pos) -> Board:
 
 
 @pytest.mark.parametrize(
-    ("variant", "name"), [("czech", "KMvK"), ("brazilian", "KvKM"), ("czech", "MMvM")]
+    ("variant", "name"),
+    [
+        ("czech", "MvM"),
+        ("international", "KvM"),
+        ("brazilian", "MvK"),
+        pytest.param("czech", "KMvK", marks=pytest.mark.slow),
+        pytest.param("brazilian", "KvKM", marks=pytest.mark.slow),
+        pytest.param("czech", "MMvM", marks=pytest.mark.slow),
+    ],
 )
 def test_build_agrees_with_brute_force(variant: str, name: str, tmp_path: Path) -> None:
     """Every position of a material and of all it reaches, both sides to move, has the value a
@@ -115,7 +123,7 @@ def test_every_value_is_the_best_over_its_successors(czech3: Tables) -> None:
     rng = random.Random(5)
     mats = [m for m in materials(3)]
     positions = _positions("czech", mats)
-    for pos in rng.sample(positions, 3000):
+    for pos in rng.sample(positions, 1500):
         b = _board("czech", pos)
         p = czech3.probe(b)
         assert p is not None
@@ -152,7 +160,7 @@ def test_solver_finds_the_same_wins(czech3: Tables) -> None:
     none in drawn or lost positions."""
     rng = random.Random(11)
     positions = _positions("czech", materials(3))
-    for pos in rng.sample(positions, 150):
+    for pos in rng.sample(positions, 60):
         b = _board("czech", pos)
         p = czech3.probe(b)
         assert p is not None
@@ -187,3 +195,114 @@ def test_fits_count_compares_the_distance_with_the_count() -> None:
     assert fits_count(b, Probe("win", 11)) is False
     assert fits_count(b, Probe("draw", 0)) is None
     assert fits_count(Board("brazilian", "W:WK1,K2:BK32"), Probe("win", 9)) is None
+
+
+def test_search_plays_the_databases_move_and_scores_their_distance(czech3: Tables) -> None:
+    """In a covered position the search's move keeps the win at its distance and its score is
+    the mate at that distance; in a drawn one it scores 0 (a correct draw claim)."""
+    from dama.search import MATE, search
+
+    b = Board("czech", "W:WK28:B4,8")
+    p = czech3.probe(b)
+    assert p is not None and p.result == "win"
+    r = search(b, depth=2, endgames=czech3)
+    assert czech3.after(b, r.move) == p
+    assert r.score == MATE - p.plies
+    assert len(r.pv) == p.plies
+    drawn = Board("czech", "W:WK1:BK32")
+    assert czech3.probe(drawn) == Probe("draw", 0)
+    assert search(drawn, depth=4, endgames=czech3).score == 0
+
+
+def test_search_never_lets_a_covered_win_slip(czech3: Tables) -> None:
+    """From random won positions, the search with the databases (even at one ply) always plays
+    a move that keeps the win."""
+    from dama.search import search
+
+    rng = random.Random(3)
+    won = 0
+    for pos in rng.sample(_positions("czech", materials(3)), 400):
+        b = _board("czech", pos)
+        p = czech3.probe(b)
+        if p is None or p.result != "win":
+            continue
+        won += 1
+        r = search(b, depth=1, endgames=czech3)
+        after = czech3.after(b, r.move)
+        assert after is not None and after.result == "win", b.fen()
+    assert won > 50
+
+
+def test_search_scores_a_capture_into_covered_material_by_the_databases(
+    czech3: Tables,
+) -> None:
+    """Four pieces (not covered by a 3-piece build) where White must capture into covered
+    material that is won: the search with the databases sees the win to its end at one ply,
+    without them it does not."""
+    from dama.search import MATE, MATE_BOUND, search
+
+    rng = random.Random(1)
+    g = geometry(8)
+    tried = 0
+    while True:
+        tried += 1
+        assert tried < 20_000, "no such position found"
+        squares = rng.sample(range(1, 33), 4)
+        if squares[1] <= 4 or squares[3] >= 29:
+            continue  # a man on its crowning row
+        b = Board("czech")
+        b.clear()
+        b.white = g.bb(squares[:2])
+        b.black = g.bb(squares[2:])
+        b.kings = g.bb(squares[:1])
+        b.clear_stack()
+        moves = b.legal_moves
+        if not moves or not moves[0].captured or czech3.probe(b) is not None:
+            continue
+        ranked = czech3.rank_moves(b)
+        if ranked and ranked[0][1].result == "win" and ranked[0][1].plies > 3:
+            break
+    best = ranked[0][1]
+    r = search(b, depth=1, endgames=czech3)
+    assert r.score == MATE - best.plies
+    assert czech3.after(b, r.move) == best
+    assert search(b, depth=1, endgames=Tables(None)).score < MATE_BOUND
+
+
+def test_solver_proofs_end_at_the_databases(
+    czech3: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the databases the solver proves the same win in far fewer nodes."""
+    from dama.solve import solve
+
+    b = Board("czech", "W:WK28:B4,8")
+    monkeypatch.delenv("DAMA_ENDGAMES", raising=False)
+    alone = solve(b, "win", Limits(moves=7))
+    assert czech3.directory is not None
+    monkeypatch.setenv("DAMA_ENDGAMES", str(czech3.directory))
+    helped = solve(b, "win", Limits(moves=7))
+    assert helped.kind == alone.kind == "cooked"
+    assert helped.length == alone.length == 7
+    assert helped.nodes < alone.nodes / 5
+
+
+def test_counts_match_the_recorded_build(czech3: Tables, tmp_path: Path) -> None:
+    """The won, drawn and lost positions of each material of a fresh build are the numbers
+    written in tests/engine/data/endgame_counts.json (from the full build)."""
+    import json
+
+    from dama.endgames import counts
+
+    data = json.loads((Path(__file__).parent / "data" / "endgame_counts.json").read_text())
+    assert czech3.directory is not None
+    build("brazilian", 3, tmp_path)
+    build("international", 2, tmp_path)
+    for variant, directory, most in (
+        ("czech", czech3.directory, 3),
+        ("brazilian", tmp_path, 3),
+        ("international", tmp_path, 2),
+    ):
+        fresh = counts(directory, variant)
+        assert len(fresh) == len(materials(most))
+        for name, c in fresh.items():
+            assert c == data[variant][name], (variant, name)
