@@ -59,11 +59,11 @@ def _positions(variant: str, directory: str, stamp: float) -> tuple[tuple[str, i
     if course is None:
         return ()
     shown = course_fens(variant)
-    materials = sorted(
+    materials = sorted(  # of the course's wins whose slices are built
         {
             endgames.material(step.variant, step.fen)
             for step in course.steps
-            if step.exercise.goal == "win"
+            if step.exercise.goal == "win" and endgames.covers(step.variant, step.fen)
         }
     )
     rng = random.Random(f"{SEED}|{variant}")
