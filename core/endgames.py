@@ -1,8 +1,9 @@
 """The site's seam to the endgame databases (``dama.endgames``) and the drill played on them.
 
 - **The tables**: :func:`tables` opens the databases of ``settings.DAMA_ENDGAMES_DIR`` (default
-  ``var/endgames``) once per process and again when the directory changes (a worker built a
-  slice); :func:`covers` says whether a position's slice is built. Without them every page works
+  ``var/endgames``, docs/endgames.md) once per process and again when the directory changes (a
+  worker built a slice in another process: ``core.board.endgame_tables`` keeps its first view);
+  :func:`covers` says whether a position's slice is built. Without them every page works
   as before; a drill says its tables are missing.
 - **The drill**: a position played out against the database's best defence. The learner's moves
   are kept by the caller (a lesson's :class:`lessons.models.DrillRun`, an exam's question) and
@@ -48,10 +49,8 @@ MAX_PLIES = 400
 
 
 def directory() -> Path:
-    """Where the site's endgame databases are (``DAMA_ENDGAMES_DIR``)."""
-    return Path(
-        getattr(settings, "DAMA_ENDGAMES_DIR", None) or settings.BASE_DIR / "var" / "endgames"
-    )
+    """Where the site's endgame databases are (``settings.DAMA_ENDGAMES_DIR``)."""
+    return Path(settings.DAMA_ENDGAMES_DIR)
 
 
 _lock = threading.Lock()
