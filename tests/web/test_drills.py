@@ -248,3 +248,18 @@ def test_the_build_task_builds_what_the_course_needs(settings, tmp_path, student
     assert all(endgames.covers(v, fen) for v, fen in course_positions("endgames-czech"))
     assert build_endgames.run(str(job.pk)) == "skipped"
     endgames.forget()
+
+
+def test_a_failed_drill_comes_back_in_the_review(client, student, endgame_tables):
+    """A drill whose attempt failed is a lesson step answered wrongly: a review card (Again),
+    whose address is the drill's page."""
+    from review.models import Card
+    from review.queue import card_url
+
+    client.force_login(student)
+    client.get(url(MAIN_ROAD))
+    play(client, MAIN_ROAD, "17-13", 0)
+    card = Card.objects.get(user=student, step=MAIN_ROAD[2])
+    assert card.course == MAIN_ROAD[0] and card.kind == Card.Kind.STEP
+    page = client.get(card_url(card), follow=True)
+    assert page.status_code == 200 and 'data-testid="drill"' in page.content.decode()
