@@ -137,6 +137,7 @@ def test_reload_resumes_and_a_stale_tab_is_refused(client, endgame_tables):
         ({"answer": "hello", "ply": "0"}, "is not a move"),
         ({"answer": "23-18"}, "reload the page"),
         ({"answer": "23-18", "ply": "x1"}, "reload the page"),
+        ({"route": "99,1", "ply": "0"}, "That move cannot be played."),
     ],
 )
 def test_bad_input_is_a_400_that_changes_nothing(client, endgame_tables, data, said):
