@@ -306,3 +306,14 @@ def test_counts_match_the_recorded_build(czech3: Tables, tmp_path: Path) -> None
         assert len(fresh) == len(materials(most))
         for name, c in fresh.items():
             assert c == data[variant][name], (variant, name)
+
+
+def test_check_tool_finds_the_solver_and_the_search_in_agreement(czech3: Tables) -> None:
+    """tools/endgames_check.py on a few random positions: the solver's wins and the search's
+    mates (both without the databases) agree with them."""
+    from tools.endgames_check import check
+
+    res = check(czech3, "czech", 60, seed=2, solver_moves=3, depth=3)
+    assert res["positions"] == 60
+    assert res["disagreements"] == 0
+    assert res["solver_wins"] and res["search_mates"]
