@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 # a C compiler is present, again whenever one of them changes; without one dama runs as pure
 # Python (the same code). DAMA_PURE=1 at run time forces pure Python.
 # ENGINE_SOURCES: the modules of dama/_build.py's MODULES, and the builder
-ENGINE_SOURCES := $(wildcard dama/_core.py dama/perft.py dama/solve.py dama/search.py dama/evaluate.py dama/_build.py)
+ENGINE_SOURCES := $(wildcard dama/_core.py dama/perft.py dama/solve.py dama/search.py dama/evaluate.py dama/egtb.py dama/_build.py)
 ENGINE_STAMP := $(VENV)/.engine-stamp
 
 venv: $(STAMP) $(ENGINE_STAMP)

@@ -29,7 +29,14 @@ from typing import Any
 
 #: the modules compiled, as paths under the project root (the hot path: move generation, perft,
 #: the solver's search, the playing search); the rest of dama stays pure Python
-MODULES = ("dama/_core.py", "dama/perft.py", "dama/solve.py", "dama/search.py", "dama/evaluate.py")
+MODULES = (
+    "dama/_core.py",
+    "dama/perft.py",
+    "dama/solve.py",
+    "dama/search.py",
+    "dama/evaluate.py",
+    "dama/egtb.py",
+)
 #: the shared library holding all compiled modules: ``dama._engine__mypyc``
 GROUP = "dama._engine"
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The command line, all of it: ``python -m dama moves|perft|explain|svg|solve|best|match|mine``.
+"""The command line, all of it: ``python -m dama moves|perft|explain|svg|solve|best|match|mine|endgames``.
 
 Each command is a ``cmd_*`` function over the parsed arguments that calls the library and prints
 (``python -m dama`` runs :func:`main`; the ``dama`` script too); no other module of the package
@@ -250,6 +250,97 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _endgame_dir(args: argparse.Namespace) -> str:
+    import os
+
+    from .endgames import ENV_VAR
+
+    return args.dir or os.environ.get(ENV_VAR, "").strip() or "var/endgames"
+
+
+def _variants(name: str) -> list[str]:
+    from .variants import find_variant
+
+    return list(VARIANT_NAMES) if name == "all" else [find_variant(name).name]
+
+
+def cmd_endgames_build(args: argparse.Namespace) -> int:
+    from .endgames import DEFAULT_MAX, build
+
+    if args.processes < 1:
+        _fail(f"--processes must be at least 1, not {args.processes}")
+    directory = _endgame_dir(args)
+    for variant in _variants(args.variant):
+        most = args.max_pieces if args.max_pieces is not None else DEFAULT_MAX[variant]
+        if not 2 <= most <= 5:
+            _fail(f"--max-pieces must be 2-5, not {most}")
+        t0 = time.perf_counter()
+        times = build(
+            variant, most, directory, progress=print, processes=args.processes, rebuild=args.rebuild
+        )
+        print(
+            f"{variant}: up to {most} pieces in {directory}: {len(times)} built "
+            f"in {time.perf_counter() - t0:.1f} s"
+        )
+    return 0
+
+
+def cmd_endgames_info(args: argparse.Namespace) -> int:
+    from .endgames import info
+
+    directory = _endgame_dir(args)
+    rows = info(directory)
+    if not rows:
+        print(f"no endgame databases in {directory}")
+        return 0
+    for variant, r in rows.items():
+        print(
+            f"{variant}: {r['materials']} materials, up to {r['max_pieces']} pieces, "
+            f"{r['positions']:,} positions, {r['bytes'] / 1e6:.1f} MB, "
+            f"won {r['won']:,} drawn {r['drawn']:,} lost {r['lost']:,}, "
+            f"longest win {r['longest']} plies, built in {r['seconds']:.1f} s"
+        )
+        if args.materials:
+            for name, c in r["by_material"].items():
+                print(
+                    f"  {name}: {c['positions']:,} positions, won {c['won']:,} "
+                    f"drawn {c['drawn']:,} lost {c['lost']:,}, longest {c['longest']} plies"
+                )
+    return 0
+
+
+def cmd_endgames_verify(args: argparse.Namespace) -> int:
+    from .endgames import Tables, verify
+
+    tables = Tables.open(_endgame_dir(args))
+    bad = 0
+    for variant in _variants(args.variant):
+        checked, errors = verify(tables, variant, args.positions, seed=args.seed)
+        for line in errors:
+            print(line)
+        bad += len(errors)
+        print(f"{variant}: {checked} positions checked, {len(errors)} wrong")
+    return 1 if bad else 0
+
+
+def cmd_endgames_probe(args: argparse.Namespace) -> int:
+    from .endgames import Tables, fits_count
+
+    tables = Tables.open(_endgame_dir(args))
+    board = _board(args)
+    p = tables.probe(board)
+    if p is None:
+        print("not covered (material not built)")
+        return 1
+    fits = fits_count(board, p)
+    print(f"{p.result} in {p.plies} plies ({p.moves} moves)")
+    if fits is not None:
+        print(f"within the draw count: {'yes' if fits else 'no'}")
+    for move, q in tables.rank_moves(board):
+        print(f"{move.route_str(0)} {q.result} {q.plies}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m dama", description="The dama draughts rules engine.")
     p.add_argument(
@@ -349,6 +440,45 @@ def build_parser() -> argparse.ArgumentParser:
         "(turkish_strike, majority, king_priority, no_crown_in_passing)",
     )
     sp.set_defaults(func=cmd_mine)
+
+    sp = sub.add_parser("endgames", help="build, describe, verify and probe endgame databases")
+    eg = sp.add_subparsers(
+        dest="endgames_command",
+        required=True,
+        parser_class=_Parser,
+        help="build, info, verify or probe",
+    )
+    dir_help = "the directory of the databases (default: $DAMA_ENDGAMES, else var/endgames)"
+    sp = eg.add_parser(
+        "build", help="build every material up to --max-pieces by retrograde analysis"
+    )
+    sp.add_argument("--variant", default="all", metavar="V", help="a variant or all (default)")
+    sp.add_argument(
+        "--max-pieces",
+        type=int,
+        metavar="N",
+        help="pieces on the board, 2-5 (default: 5 on 8x8, 4 on 10x10)",
+    )
+    sp.add_argument("--dir", metavar="DIR", help=dir_help)
+    sp.add_argument("--processes", type=int, default=1, metavar="P", help="worker processes")
+    sp.add_argument("--rebuild", action="store_true", help="build materials already there again")
+    sp.set_defaults(func=cmd_endgames_build)
+    sp = eg.add_parser("info", help="what is built: materials, positions, sizes, counts")
+    sp.add_argument("--dir", metavar="DIR", help=dir_help)
+    sp.add_argument("--materials", action="store_true", help="a line per material too")
+    sp.set_defaults(func=cmd_endgames_info)
+    sp = eg.add_parser(
+        "verify", help="check random positions against their successors (exit 1 on an error)"
+    )
+    sp.add_argument("--variant", default="all", metavar="V", help="a variant or all (default)")
+    sp.add_argument("--dir", metavar="DIR", help=dir_help)
+    sp.add_argument("--positions", type=int, default=10_000, metavar="N", help="per variant")
+    sp.add_argument("--seed", type=int, default=0, metavar="S", help="random seed")
+    sp.set_defaults(func=cmd_endgames_verify)
+    sp = eg.add_parser("probe", help="the value of a position and of each legal move")
+    common(sp)
+    sp.add_argument("--dir", metavar="DIR", help=dir_help)
+    sp.set_defaults(func=cmd_endgames_probe)
     return p
 
 

@@ -57,6 +57,8 @@ from dataclasses import dataclass, replace
 
 from ._core import Core, RawMove, core
 from .baseboard import _ZOBRIST_BLACK_TO_MOVE, BaseBoard, Move, _zobrist_table
+from .egtb import Lookup
+from .endgames import Tables, default_tables
 from .evaluate import Evaluator, evaluator
 from .outcome import endgame_limit
 from .variants import Variant
@@ -246,6 +248,11 @@ class Searcher:
     s_dr: int
     sel_depth: int
     next_check: int
+    #: the endgame databases of the variant (None: none built), :mod:`dama.endgames`
+    eg: Lookup | None
+    eg_max: int
+    #: positions answered by the databases
+    eg_hits: int
 
     def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
         c = core(variant)
@@ -272,6 +279,9 @@ class Searcher:
         self.variant = variant
         self.sel_depth = 0
         self.next_check = 1024
+        self.eg = None
+        self.eg_max = 0
+        self.eg_hits = 0
 
     def reset(self) -> None:
         """Ready for the next move of the game: the table kept, the history weighed down (a
@@ -284,6 +294,41 @@ class Searcher:
         self.deadline = 0.0
         self.sel_depth = 0
         self.next_check = 1024
+        self.eg_hits = 0
+
+    # -- endgame databases ----------------------------------------------------------------------
+    def eg_score(
+        self, v: int, white: int, black: int, kings: int, ply: int, qp: int, ek: int, ep: int
+    ) -> int:
+        """The score of a stored value ``v`` (:mod:`dama.egtb`) at ``ply``: a win or loss in
+        ``n`` plies scores as a mate at that distance when it comes within the draw counts that
+        run (the endgame count from ``ep`` plies, and the quiet-move count from ``qp`` plies
+        when only kings are left), else 0 (a draw: the distance to the end is an upper bound,
+        so this is the safe side); a draw is 0."""
+        if v == 0:
+            return 0
+        plies = v - 1
+        room = 1 << 20
+        if ek:
+            lim = self.endgame_plies_limit(ek)
+            if lim:
+                room = lim - ep
+        if self.quiet_limit and not (white | black) & ~kings:
+            q = self.quiet_limit - qp
+            if q < room:
+                room = q
+        if plies > room:
+            return 0
+        if plies & 1:
+            return MATE - ply - plies
+        return ply + plies - MATE
+
+    def eg_probe(self, white: int, black: int, kings: int, turn: bool) -> int:
+        """The databases' byte for the position, or -1 when it is not covered."""
+        eg = self.eg
+        if eg is None or (white | black).bit_count() > self.eg_max:
+            return -1
+        return eg.value(white, black, kings, turn)
 
     # -- draw rules ---------------------------------------------------------------------------
     def endgame_code(self, white: int, black: int, kings: int) -> int:
@@ -407,6 +452,13 @@ class Searcher:
             self.check_limits()
         if ply > self.sel_depth:
             self.sel_depth = ply
+        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+            v = self.eg_probe(white, black, kings, turn)
+            if v >= 0:  # after a capture: the counts start again
+                self.eg_hits += 1
+                return self.eg_score(
+                    v, white, black, kings, ply, 0, self.endgame_code(white, black, kings), 0
+                )
         caps = self.core.captures(white, black, kings, turn)
         if not caps:
             if not self.has_move(white, black, kings, turn):
@@ -460,6 +512,11 @@ class Searcher:
             lim = self.endgame_plies_limit(ek)
             if lim and ep >= lim:
                 return 0 if self.has_move(white, black, kings, turn) else ply - MATE
+        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+            v = self.eg_probe(white, black, kings, turn)
+            if v >= 0:
+                self.eg_hits += 1
+                return self.eg_score(v, white, black, kings, ply, qp, ek, ep)
         if depth <= 0:
             return self.quiesce(white, black, kings, turn, alpha, beta, ply)
         self.nodes += 1
@@ -653,9 +710,14 @@ def search(
     _blunder: float = 0.0,
     _evaluator: Evaluator | None = None,
     memory: Memory | None = None,
+    endgames: Tables | None = None,
 ) -> SearchResult:
     """Search ``board`` (never changed) within the limits and return the best move found;
-    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`).
+    ``memory`` keeps the tables of one side's searches from move to move (:class:`Memory`);
+    ``endgames`` are the endgame databases to use (default: :func:`dama.endgames.default_tables`,
+    none when ``$DAMA_ENDGAMES`` is unset). In a covered position the move comes from the
+    databases (the fastest win that fits the draw counts, else a draw, else the slowest loss),
+    and a covered position met in the search scores what they say.
 
     With no limit at all the search stops at depth 64 or after 1 second, whichever comes first.
     Raises ValueError when the game is over (the side to move has no legal move) or a limit is
@@ -681,6 +743,9 @@ def search(
     if nodes is not None:
         s.node_limit = nodes
         s.next_check = min(nodes, 1024)
+    tables = endgames if endgames is not None else default_tables()
+    s.eg = tables.lookup(board.variant)
+    s.eg_max = s.eg.max_pieces if s.eg is not None else 0
     qp, ek, ep = _root_state(board, s)
     white, black, kings, turn = board.white, board.black, board.kings, board.turn
     h = _raw_hash(white, black, kings, turn, s.tab)
@@ -700,6 +765,18 @@ def search(
         else:
             ek2 = ep2 = 0
         children.append((m, w2, b2, k2, s.child_hash(h, kings, turn, m), qp2, ek2, ep2))
+    if not _margin and s.eg is not None:
+        known = _endgame_root(s, children, turn)
+        if known is not None:
+            m, score = known
+            return SearchResult(
+                move=by_bits[m],
+                score=score,
+                depth=1,
+                nodes=len(children),
+                pv=_endgame_line(s, board, by_bits[m]),
+                seconds=time.perf_counter() - t0,
+            )
     best_move = root[0]
     best_score = 0
     done_depth = 0
@@ -786,6 +863,48 @@ def search(
     )
 
 
+def _endgame_root(
+    s: Searcher, children: list[tuple[RawMove, int, int, int, int, int, int, int]], turn: bool
+) -> tuple[RawMove, int] | None:
+    """The databases' move when every move leads to a covered position: the best score (see
+    :meth:`Searcher.eg_score`; the first of equal ones), or None."""
+    best: tuple[RawMove, int] | None = None
+    for m, w2, b2, k2, _h2, qp2, ek2, ep2 in children:
+        v = s.eg_probe(w2, b2, k2, not turn)
+        if v < 0:
+            return None
+        score = -s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2)
+        if best is None or score > best[1]:
+            best = (m, score)
+    return best
+
+
+def _endgame_line(s: Searcher, board: BaseBoard, first: Move) -> tuple[Move, ...]:
+    """The databases' line from ``first``: each side's best move by distance (counts aside),
+    up to 32 plies or the end."""
+    b = board.copy(stack=False)
+    line = [first]
+    b.push(first)
+    while len(line) < 32:
+        best: Move | None = None
+        best_key = (3, 0)
+        for m in b.generate_legal_moves():
+            b.push(m)
+            v = s.eg_probe(b.white, b.black, b.kings, b.turn)
+            b.pop()
+            if v < 0:
+                return tuple(line)
+            # the mover's view of the child: a lost child is a win, fastest first
+            key = (1, 0) if v == 0 else ((0, v) if (v - 1) % 2 == 0 else (2, -v))
+            if key < best_key:
+                best, best_key = m, key
+        if best is None:
+            break
+        line.append(best)
+        b.push(best)
+    return tuple(line)
+
+
 def _pick(
     scores: dict[RawMove, int], best: int, margin: int, temperature: float, rng: random.Random
 ) -> RawMove:
@@ -838,9 +957,10 @@ def best_move(
     seed: int | None = None,
     memory: Memory | None = None,
     _evaluator: Evaluator | None = None,
+    endgames: Tables | None = None,
 ) -> SearchResult:
     """The move the engine plays at ``level`` (1-8, see :data:`LEVELS`), with the side's
-    :class:`Memory` of the game when there is one.
+    :class:`Memory` of the game when there is one (``endgames``: see :func:`search`).
 
     >>> from dama import Board
     >>> best_move(Board("czech"), 1, seed=1).move in Board("czech").legal_moves
@@ -857,4 +977,5 @@ def best_move(
         _blunder=lv.blunder,
         _evaluator=_evaluator,
         memory=memory,
+        endgames=endgames,
     )

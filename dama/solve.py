@@ -31,6 +31,10 @@ Uniqueness
     kept in the proof and accepted from a learner; ``duals`` counts these extra moves (over all the
     solver's turns in the proof tree, each turn with ``k`` accepted moves adds ``k - 1``).
 
+With endgame databases (:mod:`dama.endgames`, ``$DAMA_ENDGAMES``), a ``win`` search ends at
+every covered position: the databases give the exact number of solver moves to the win (or none),
+so proofs stop there.
+
 Draw rules are ignored inside a puzzle horizon: repetitions cannot help the defender in a few
 moves, and the 15/25-move and endgame counts are far longer than any puzzle. A solver left without
 a legal move fails.
@@ -97,6 +101,7 @@ from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, cast, final
 
 from ._core import ONE, Core, RawMove, bit_index, core, popcount
+from .egtb import Lookup
 from .errors import DamaError
 from .notation import read_number
 from .proof import ProofMove, ProofTree
@@ -514,6 +519,10 @@ class _Search:
     #: the transposition tables, solver / defender to move
     or_table: _Table
     and_table: _Table
+    #: the endgame databases (goal ``win`` only; None: not used), :mod:`dama.endgames`: a
+    #: covered position is answered by them, the proof ends there
+    eg: Lookup | None
+    eg_max: i64
 
     def __init__(
         self,
@@ -542,6 +551,8 @@ class _Search:
         self.next_check = min(_CHECK_EVERY, limits.nodes)
         self.or_table = _Table()
         self.and_table = _Table()
+        self.eg = None
+        self.eg_max = 0
 
     def balance(self, w: i64, b: i64, k: i64) -> i64:
         """The solver's material balance, relative to the start position."""
@@ -634,6 +645,12 @@ class _Search:
             if self.is_gain and self.balance(w, b, k) >= self.need:
                 return 0
             return _INF
+        if self.eg is not None and popcount(w | b) <= self.eg_max:
+            v = self.eg.value(w, b, k, me)
+            if v >= 0:  # a win in v - 1 plies (odd) is v // 2 moves of the solver
+                if v == 0 or v & 1 or v // 2 > r:
+                    return _INF
+                return v // 2
         table = self.or_table
         e = table.find(w, b, k)
         best: object = None
@@ -705,6 +722,12 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
+        if self.eg is not None and popcount(w | b) <= self.eg_max:
+            v = self.eg.value(w, b, k, self.opp)
+            if v >= 0:  # the defender lost in v - 1 plies (even): (v - 1) // 2 solver moves
+                if v == 0 or not v & 1 or (v - 1) // 2 > r:
+                    return _INF
+                return (v - 1) // 2
         table = self.and_table
         e = table.find(w, b, k)
         best: object = None
@@ -1235,9 +1258,15 @@ def _solve(
 
 def _search_of(board: Board, g: Goal, lim: Limits, progress: Progress | None, t0: float) -> _Search:
     """The search of ``g`` from ``board``, its material balance counted from there."""
+    from .endgames import default_tables
+
     w, b, k, me = board.white, board.black, board.kings, board.turn
     base = _material(w, k) - _material(b, k) if me else _material(b, k) - _material(w, k)
-    return _Search(core(board.variant), me, g, base, lim, progress, t0)
+    s = _Search(core(board.variant), me, g, base, lim, progress, t0)
+    if g.kind == "win":
+        s.eg = default_tables().lookup(board.variant)
+        s.eg_max = s.eg.max_pieces if s.eg is not None else 0
+    return s
 
 
 def _first_solutions(

@@ -7,11 +7,10 @@ A rule question is a lesson step (``lessons.course.Step``) that no lesson shows:
 is one too (kind ``better_move``); each is kept for the real exams (``pool: exam``,
 :attr:`RuleQuestion.reserved`) or free for practice (``pool: practice``).
 
-Level numbers are stable and increase down the file; a number may be missing (the strategy
-level is 8 while the endgame level 7 is written on another branch).
+Level numbers are stable (certificates and sittings keep them) and increase down the file.
 
     >>> [level.number for level in levels()]
-    [1, 2, 3, 4, 5, 6, 8]
+    [1, 2, 3, 4, 5, 6, 7, 8]
     >>> level(3).questions, level(3).pass_mark
     (8, 6)
 """
@@ -54,6 +53,15 @@ class PuzzleFilter:
 
 
 @dataclass(frozen=True)
+class DrillFilter:
+    """Won endings of the endgame databases (``exams.drills``): the side to move wins in
+    ``min_moves`` to ``max_moves`` moves, within the variant's count."""
+
+    min_moves: int = 2
+    max_moves: int = 12
+
+
+@dataclass(frozen=True)
 class Draw:
     """One line of a level's draw: ``count`` rule questions of ``rules`` kind, puzzles, or
     endgames to win against the engine (positions of proven ``win`` puzzles, played out as a
@@ -63,6 +71,8 @@ class Draw:
     rules: str = ""
     puzzles: PuzzleFilter | None = None
     endgame: PuzzleFilter | None = None
+    #: won endings of the endgame databases, played out against the database's defence
+    drill: DrillFilter | None = None
 
     @property
     def positions(self) -> PuzzleFilter | None:
@@ -103,6 +113,16 @@ def _read_draw(raw: Any, where: str) -> Draw:
         if raw["rules"] not in engine.RULE_KINDS:
             raise LevelDataError(f"{where}: unknown rule question kind {raw['rules']!r}")
         return Draw(count=raw["count"], rules=str(raw["rules"]))
+    if "drill" in raw:
+        spec = raw["drill"] or {}
+        if not isinstance(spec, dict):
+            raise LevelDataError(f"{where}: drill: {{min_moves, max_moves}}")
+        found_drill = DrillFilter(
+            min_moves=int(spec.get("min_moves", 2)), max_moves=int(spec.get("max_moves", 12))
+        )
+        if not 1 <= found_drill.min_moves <= found_drill.max_moves:
+            raise LevelDataError(f"{where}: drill moves out of range")
+        return Draw(count=raw["count"], drill=found_drill)
     key = "endgame" if "endgame" in raw else "puzzles"
     spec = raw.get(key)
     if not isinstance(spec, dict):

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -36,7 +37,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile, profile_of
-from core import exercise
+from core import endgames, exercise
 from core.board import board_from_fen, board_view, play_line, read_entry, solver_flipped
 from core.models import SealedPosition
 from core.variants import VARIANT_CHOICES
@@ -47,6 +48,8 @@ from . import pool
 from .levels import Level, level, rule_questions
 
 RIGHT, WRONG, OPEN = "right", "wrong", "open"
+#: the label of the seals on the positions of the won endings kept for the real exams
+DRILL_SEAL = "exam-drills"
 #: a verification code: no 0/O or 1/I, easy to read aloud and to type
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -349,7 +352,7 @@ class Exam(models.Model):
                 if kind == cls.Kind.REAL and class_exam is None:
                     refusal = cls._claim_real(user, variant, number, now)
                 if not refusal:
-                    exam = cls.objects.create(
+                    sitting = cls.objects.create(
                         user=user,
                         variant=variant,
                         level=number,
@@ -362,8 +365,12 @@ class Exam(models.Model):
                         started_at=now,
                         deadline=now + timedelta(minutes=info.minutes),
                     )
-                    exam.seal_kept_questions()
-                    return exam
+                    if kind == cls.Kind.REAL:  # a won ending kept for the exams: no analysis
+                        fens = [str(q["id"]) for q in questions if q["type"] == "drill"]
+                        if fens:
+                            SealedPosition.seal(fens, variant, label=DRILL_SEAL)
+                    sitting.seal_kept_questions()
+                    return sitting
         except IntegrityError:  # a double click: the other request started it
             raise Refused(gettext("This exam was started already.")) from None
         raise Refused(refusal)  # after the commit: a sitting finished meanwhile stays finished
@@ -634,6 +641,16 @@ class Question:
         return self.ref["type"] == "endgame"
 
     @property
+    def is_drill(self) -> bool:
+        """A won ending of the endgame databases, played out against the database's defence."""
+        return self.ref["type"] == "drill"
+
+    @property
+    def fen(self) -> str:
+        """The start of a drill question."""
+        return str(self.ref["id"])
+
+    @property
     def game_id(self) -> int | None:
         return self.state.get("game")
 
@@ -659,6 +676,10 @@ class Question:
         """Seal for good the position a puzzle question of a real sitting shows now (after the
         player's right move and the defence's reply): it is a position of the solution of a
         puzzle kept for the exams, as its first one is (``Puzzle.save`` sealed that)."""
+        if self.is_drill:  # a won ending kept for the real exams: its line's positions too
+            here, _texts = play_line(self.variant, self.fen, self.line)
+            SealedPosition.seal([here.fen()], self.variant, label=DRILL_SEAL)
+            return
         puzzle = self.puzzle
         if puzzle is None or not puzzle.for_exams:
             return
@@ -672,7 +693,9 @@ class Question:
         puzzle goes on cannot be hidden)."""
         if self.is_endgame:
             return Outcome("bad", gettext("This question is played as a game: start the game."))
-        if self.is_puzzle:
+        if self.is_drill:
+            outcome = self._judge_drill(route=route, text=text)
+        elif self.is_puzzle:
             outcome = self._judge_puzzle(route=route, text=text, tell=tell)
         else:
             outcome = self._judge_rule(route=route, text=text)
@@ -714,6 +737,40 @@ class Question:
         else:
             message = gettext("%(side)s answers %(reply)s. Your move.")
         return Outcome("continue", message % {"side": side, "reply": reply_text}, changed=True)
+
+    def _judge_drill(self, *, route: str, text: str) -> Outcome:
+        """A move of a drill question and the database's reply (``core.endgames.play``): right
+        when the ending is won within the count, wrong when the move lets the win go."""
+        line = self.line
+        try:
+            turn = endgames.play(self.variant, self.fen, line, goal="win", route=route, text=text)
+        except ValidationError as exc:
+            return Outcome("bad", " ".join(exc.messages))
+        if turn.status == endgames.CONTINUE:
+            return Outcome("continue", turn.message, path=turn.path)
+        if turn.status == endgames.MISSING:
+            return Outcome("bad", turn.message)
+        if turn.is_bad:
+            kind = "illegal" if turn.article or turn.squares else "bad"
+            return Outcome(kind, turn.message, article=turn.article, squares=turn.squares)
+        line = [*line, *turn.stored]
+        entered = [*(self.state.get("entered") or []), *turn.stored]
+        if turn.status == endgames.PASSED:
+            self.state = {**self.state, "state": RIGHT, "line": line, "entered": entered}
+            return Outcome("right", gettext("Right!"), changed=True)
+        if turn.status == endgames.FAILED:
+            self.state = {
+                **self.state,
+                "state": WRONG,
+                "line": line,
+                "entered": entered,
+                "message": turn.message,
+            }
+            return Outcome("wrong", gettext("Not the right answer."), changed=True)
+        self.state = {**self.state, "line": line, "entered": entered}
+        side = gettext("Black") if self.fen[:1].upper() != "B" else gettext("White")
+        message = gettext("%(side)s answers %(reply)s. Your move.")
+        return Outcome("continue", message % {"side": side, "reply": turn.reply}, changed=True)
 
     def _judge_rule(self, *, route: str, text: str) -> Outcome:
         rule = self.rule
@@ -883,6 +940,14 @@ def question_board(question: Question, *, path: tuple[int, ...] = ()):
     """The board of ``question`` as it stands (``core.board.BoardView``), seen from the side to
     move, in lesson mode: no legal move and no target reaches the page (in an exam every one of
     them would help)."""
+    if question.is_drill:
+        board, _texts = play_line(question.variant, question.fen, question.line)
+        return board_view(
+            board,
+            last_move=board.peek(),
+            flipped=solver_flipped(board_from_fen(question.fen, question.variant)),
+            path=path,
+        )
     if question.is_puzzle or question.is_endgame:
         puzzle = question.puzzle
         assert puzzle is not None

@@ -10,9 +10,10 @@ its answers at the end, so it draws from the puzzles practice may reveal
 (:func:`practice_puzzles`: ``Puzzle.objects.practice()``).
 
 **Drawing.** An exam's questions are drawn per line of the level's draw: rule questions of the
-line's kind, or puzzles of its pool that match its filter and that the trainer judges (a
+line's kind, puzzles of its pool that match its filter and that the trainer judges (a
 complete proof), asked as puzzles or (``win`` positions) as an endgame to win against the
-engine. Questions the player has met in an earlier exam, or tried as practice (a puzzle with an
+engine, or won endings of the endgame databases (``exams.drills``, kept for the real exams or
+for practice alike) played out against the database. Questions the player has met in an earlier exam, or tried as practice (a puzzle with an
 attempt), come last; the set of questions is never one the player already had for that level
 (:func:`draw` tries other draws and refuses rather than repeat one).
 """
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 from puzzles.models import Attempt
 from puzzles.stream import public_pool, servable
 
+from . import drills
 from .levels import Level, rule_questions
 
 #: how many draws :func:`draw` tries before it gives up finding a set not drawn before
@@ -73,6 +75,13 @@ def candidates(level: Level, variant: str, *, practice: bool = False) -> list[li
                     for q in rules.values()
                     if q.kind == line.rules
                     and q.reserved == (line.rules == "strategy" and not practice)
+                ]
+            )
+        elif line.drill is not None:
+            out.append(
+                [
+                    {"type": "drill", "id": fen}
+                    for fen in drills.positions(variant, line.drill, practice=practice)
                 ]
             )
         else:

@@ -124,6 +124,13 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
             else _("Win this endgame against the computer: you have Black.")
         )
         mode, kind = "game", "endgame"
+    elif question.is_drill:
+        prompt = (
+            _("Win this ending within the count against the endgame database: you have White.")
+            if question.fen[:1].upper() != "B"
+            else _("Win this ending within the count against the endgame database: you have Black.")
+        )
+        mode, kind = "move", "drill"
     elif question.is_puzzle:
         puzzle = question.puzzle
         prompt = goal_text(puzzle.white_to_move, puzzle.goal, puzzle.horizon, puzzle.motifs)
@@ -176,6 +183,11 @@ def _results_context(exam: Exam) -> dict:
             row["topic"] = _("An endgame to win against the computer")
             if question.game_id:
                 row["game_url"] = reverse("play:replay", args=[question.game_id])
+        elif question.is_drill:
+            row["topic"] = _("A won ending to play out against the endgame database")
+            if exam.is_practice:
+                row["why"] = question.state.get("message", "")
+                row["diagram"] = question_board(question.of(exam.variant, question.ref, {})).svg
         elif question.is_puzzle:
             puzzle = question.puzzle
             row["topic"] = goal_text(

@@ -27,7 +27,15 @@ COMPARISON = "comparison"
 COMBINATION_COURSES = tuple(f"combinations-{v}" for v in VARIANT_COURSES)
 #: the Strategy course of each variant (issue 50): quiet moves, "choose the better move"
 STRATEGY_COURSES = tuple(f"strategy-{v}" for v in VARIANT_COURSES)
-COURSE_FILES = (*VARIANT_COURSES, COMPARISON, *COMBINATION_COURSES, *STRATEGY_COURSES)
+#: the Endgames course of each variant (issue 50): drills played against the endgame databases
+ENDGAME_COURSES = tuple(f"endgames-{v}" for v in VARIANT_COURSES)
+COURSE_FILES = (
+    *VARIANT_COURSES,
+    COMPARISON,
+    *COMBINATION_COURSES,
+    *STRATEGY_COURSES,
+    *ENDGAME_COURSES,
+)
 #: ``better_move``: every option is legal, the answer is the one the engine's deep search
 #: prefers by the margin its file names (``tests/lessons/test_strategy.py``)
 KINDS = (
@@ -38,7 +46,10 @@ KINDS = (
     "click_square",
     "what_if",
     "better_move",
+    "drill",
 )
+#: a drill's goals: win within the count, or hold the draw (``hold`` moves)
+DRILL_GOALS = ("win", "draw")
 
 
 def lessons_dir() -> Path:
@@ -94,6 +105,13 @@ class Exercise:
     answer_type: str = "move"
     outcome: str = ""
     wrong: tuple[Wrong, ...] = ()
+    #: a drill: win it (within the count) or hold the draw for ``hold`` of the learner's moves
+    goal: str = ""
+    hold: int = 0
+
+    @property
+    def is_drill(self) -> bool:
+        return self.kind == "drill"
 
     @property
     def mode(self) -> str:
@@ -131,6 +149,18 @@ class ShotLine:
     line: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Claim:
+    """What a step's text states about a position, checked against the endgame databases by the
+    tests: ``result`` (win, draw, loss for the side to move) and, for a win, that it ``fits`` the
+    count and takes at most ``moves`` moves."""
+
+    fen: str
+    result: str
+    moves: int = 0
+    fits: bool | None = None
+
+
 @dataclass(eq=False)
 class Step:
     slug: str
@@ -144,6 +174,7 @@ class Step:
     exercise: Exercise
     compare: tuple[Compare, ...] = ()
     shot: ShotLine | None = None
+    claims: tuple[Claim, ...] = ()
     lesson: Lesson = field(init=False, repr=False)
     index: int = field(init=False, default=0)  # position in the course, from 0
 
@@ -222,6 +253,8 @@ class Course:
     def cites_sources(self) -> bool:
         """Its steps cite books and pages (Combinations, Strategy), not rulebook articles."""
         return self.slug in COMBINATION_COURSES or self.slug in STRATEGY_COURSES
+    def is_endgames(self) -> bool:
+        return self.slug in ENDGAME_COURSES
 
     def get_absolute_url(self) -> str:
         return reverse("lessons:course", args=[self.slug])
@@ -265,7 +298,15 @@ def read_exercise(raw: Any, where: str) -> Exercise:
             answers = _strs(answer.get("routes"))
     else:
         answers = _strs(answer)
-    if not answers:
+    goal, hold = "", 0
+    if kind == "drill":
+        goal = str(raw.get("goal") or "")
+        hold = raw.get("hold") or 0
+        if goal not in DRILL_GOALS or not isinstance(hold, int) or hold < 0:
+            raise CourseDataError(f"{where}: a drill needs goal: win|draw (and hold: moves)")
+        if goal == "draw" and hold < 1:
+            raise CourseDataError(f"{where}: a drill to hold the draw needs hold: moves")
+    elif not answers:
         raise CourseDataError(f"{where}: no answer")
     wrong = []
     for i, w in enumerate(raw.get("wrong") or []):
@@ -292,6 +333,8 @@ def read_exercise(raw: Any, where: str) -> Exercise:
         answer_type=str(raw.get("answer_type") or "move"),
         outcome=str(raw.get("outcome") or ""),
         wrong=tuple(wrong),
+        goal=goal,
+        hold=hold,
     )
 
 
@@ -301,6 +344,23 @@ def _read_shot(raw: Any, where: str) -> ShotLine | None:
     if not isinstance(raw, dict) or not raw.get("name") or not raw.get("line"):
         raise CourseDataError(f"{where}: expected {{name, goal, line: [moves]}}")
     return ShotLine(name=str(raw["name"]), goal=str(raw.get("goal") or ""), line=_strs(raw["line"]))
+
+
+def _read_claims(raw: Any, where: str) -> tuple[Claim, ...]:
+    out = []
+    for i, c in enumerate(raw or []):
+        if not isinstance(c, dict) or c.get("result") not in ("win", "draw", "loss"):
+            raise CourseDataError(f"{where}.claims[{i}]: expected {{fen, result, moves?, fits?}}")
+        fits = c.get("fits")
+        out.append(
+            Claim(
+                fen=str(c["fen"]),
+                result=str(c["result"]),
+                moves=int(c.get("moves") or 0),
+                fits=None if fits is None else bool(fits),
+            )
+        )
+    return tuple(out)
 
 
 def read_course(path: Path) -> Course:
@@ -354,6 +414,7 @@ def read_course(path: Path) -> Course:
                         for c in raw.get("compare") or []
                     ),
                     shot=_read_shot(raw.get("shot"), f"{where}.shot"),
+                    claims=_read_claims(raw.get("claims"), where),
                 )
                 step.lesson = lesson
                 step.index = len(course.steps)
@@ -402,6 +463,12 @@ def strategy_of(variant: str) -> Course | None:
     """The Strategy course of ``variant`` (None for the comparison course)."""
     slug = f"strategy-{variant}"
     return get_course(slug) if slug in STRATEGY_COURSES else None
+
+
+def endgames_of(variant: str) -> Course | None:
+    """The Endgames course of ``variant`` (None for the comparison course)."""
+    slug = f"endgames-{variant}"
+    return get_course(slug) if slug in ENDGAME_COURSES else None
 
 
 def find_step_anywhere(step_slug: str) -> Step | None:

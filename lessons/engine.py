@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 
 import dama
 from core.board import BoardView, board_view, draw, explanation_marks, solver_flipped
+from core.endgames import replay
 from core.exercise import CONTINUE, WRONG, Verdict, full_route, position
 
 if TYPE_CHECKING:
@@ -136,7 +137,10 @@ def course_problems(course: Course) -> list[str]:
             for pair in step.arrows:
                 _squares(_start(step), list(pair))
             ex = step.exercise
-            if ex.mode == "square":
+            if ex.is_drill:
+                if board.outcome() is not None or not board.legal_moves:
+                    problems.append(f"{where}: a drill starts in a position where the game goes on")
+            elif ex.mode == "square":
                 board.parse_square(ex.answers[0])
             elif ex.kind == "capture_route" and not ex.any_route:
                 for answer in ex.answers:
@@ -152,6 +156,25 @@ def course_problems(course: Course) -> list[str]:
                     problems.append(f"{where}: the answer is not one of the options")
             for entry in step.compare:
                 dama.Board(entry.variant, entry.fen)
+            for claim in step.claims:
+                dama.Board(step.variant, claim.fen)
         except (dama.DamaError, ValueError) as exc:
             problems.append(f"{where}: {exc}")
     return problems
+
+
+# -- drills ---------------------------------------------------------------------------------------
+def drill_board(step: Step, moves: list[str], *, path: tuple[int, ...] = ()) -> BoardView:
+    """The board of a drill after its ``moves`` (the defence's last reply marked), seen from the
+    learner's side (who moves at the start)."""
+    board = replay(step.variant, step.fen, moves)
+    last = board.peek()
+    return board_view(
+        board,
+        mode="lesson",
+        last_move=last,
+        path=path,
+        flipped=solver_flipped(_start(step)),
+        animate=bool(moves),
+        targets=True,
+    )

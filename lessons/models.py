@@ -7,7 +7,7 @@ names its course and step by slug (step slugs are unique across all courses).
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -137,3 +137,117 @@ class StepProgress(ProgressMixin, models.Model):
             "done": self.completed_at.isoformat() if self.completed_at else None,
             "tested": self.tested_out_at.isoformat() if self.tested_out_at else None,
         }
+
+
+class DrillRun(models.Model):
+    """A learner's go at a drill step (a position played out against the endgame database): the
+    moves played so far, the learner's and the defence's in turn, from the step's position.
+
+    One row per learner (an account, or a visitor's session) and step; every change goes through
+    :meth:`advance` or :meth:`restart` in a transaction holding the row's lock, and a move is
+    played only on the position the page showed (``expected``, the number of moves it saw), so
+    two tabs cannot play two moves on one position. A reload resumes from the stored moves.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        PASSED = "passed", _("passed")
+        FAILED = "failed", _("failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="drill_runs",
+        verbose_name=_("user"),
+    )
+    session_key = models.CharField(_("session"), max_length=40, blank=True)
+    course = models.CharField(_("course"), max_length=40)
+    step = models.CharField(_("step"), max_length=80)
+    moves = models.JSONField(_("moves"), default=list)
+    status = models.CharField(_("status"), max_length=8, choices=Status, default=Status.PLAYING)
+    #: the message of the end (why it failed, or how it was won), in the language it was played
+    message = models.TextField(_("message"), blank=True)
+    #: a move that kept the goal, when the attempt failed
+    better = models.CharField(_("better move"), max_length=60, blank=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("drill")
+        verbose_name_plural = _("drills")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "course", "step"],
+                condition=models.Q(user__isnull=False),
+                name="lessons_one_drill_per_user_step",
+            ),
+            models.UniqueConstraint(
+                fields=["session_key", "course", "step"],
+                condition=models.Q(user__isnull=True),
+                name="lessons_one_drill_per_session_step",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.session_key} · {self.course}/{self.step} · {self.status}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+    @classmethod
+    def _owner(cls, user, session_key: str) -> dict:
+        if user is not None:
+            return {"user": user}
+        return {"user": None, "session_key": session_key}
+
+    @classmethod
+    def current(cls, user, session_key: str, course: str, step: str) -> DrillRun:
+        """The learner's drill of ``step`` (a fresh one, not stored, when none was played)."""
+        owner = cls._owner(user, session_key)
+        found = cls.objects.filter(course=course, step=step, **owner).first()
+        return found or cls(course=course, step=step, **owner)
+
+    @classmethod
+    def _locked(cls, user, session_key: str, course: str, step: str) -> DrillRun:
+        owner = cls._owner(user, session_key)
+        row, _created = cls.objects.select_for_update().get_or_create(
+            course=course, step=step, **owner
+        )
+        return row
+
+    @classmethod
+    def advance(cls, user, session_key: str, course: str, step: str, expected: int | None, judge):
+        """Play one answer on the stored drill: ``judge(moves)`` returns a ``core.endgames.Turn``
+        for the stored moves; its moves are stored and the end noted. Returns (the drill, the
+        turn), or (the drill, None) when the page was behind (``expected`` is not the number of
+        moves stored: another tab moved) or the drill is over."""
+        with transaction.atomic():
+            row = cls._locked(user, session_key, course, step)
+            if row.is_over or (expected is not None and expected != len(row.moves)):
+                return row, None
+            turn = judge(list(row.moves))
+            if turn.stored:
+                row.moves = [*row.moves, *turn.stored]
+                if turn.status == "passed":
+                    row.status = cls.Status.PASSED
+                elif turn.status == "failed":
+                    row.status = cls.Status.FAILED
+                row.message = turn.message if turn.ends else ""
+                row.better = turn.better
+                row.save()
+            return row, turn
+
+    @classmethod
+    def restart(cls, user, session_key: str, course: str, step: str) -> DrillRun:
+        """Start the drill again from its position (one more attempt)."""
+        with transaction.atomic():
+            row = cls._locked(user, session_key, course, step)
+            if row.moves or row.is_over:
+                row.attempts = models.F("attempts") + 1
+            row.moves, row.status, row.message, row.better = [], cls.Status.PLAYING, "", ""
+            row.save()
+            row.refresh_from_db()
+            return row

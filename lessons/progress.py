@@ -35,6 +35,8 @@ def test_out_steps(lesson: Lesson) -> list[Step]:
     """The exercises of ``lesson``'s test-out: its last :data:`TEST_OUT_STEPS` steps, the ones
     that use what the lesson teaches; none for a lesson that has no more steps than that (the
     test would be the whole lesson)."""
+    if any(step.exercise.is_drill for step in lesson.steps):  # a drill is played, not answered
+        return []
     return lesson.steps[-TEST_OUT_STEPS:] if len(lesson.steps) > TEST_OUT_STEPS else []
 
 

@@ -9,13 +9,16 @@ page.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from core import exercise
+from core import endgames, exercise
+from core.models import Job
 from core.variants import SESSION_KEY as VARIANT_SESSION_KEY
 from core.variants import VARIANTS, get_variant, remember_variant
 
@@ -27,12 +30,15 @@ from .course import (
     Step,
     all_courses,
     combinations_of,
+    endgames_of,
     find_step_anywhere,
     get_course,
     strategy_of,
 )
+from .models import DrillRun
 from .progress import FAILED, GOES_ON, PASSED, Tracker, course_map, test_out_steps
 from .signals import step_answered
+from .tasks import BUILD_JOB, build_endgames
 
 
 def _course(slug: str) -> Course:
@@ -64,6 +70,7 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
     others = [c for c in all_courses() if c.slug != the_course.slug]
     combinations = combinations_of(variant) if variant in VARIANTS else None
     strategy = strategy_of(variant) if variant in VARIANTS else None
+    endgame_course = endgames_of(variant) if variant in VARIANTS else None
     return render(
         request,
         "lessons/course.html",
@@ -74,6 +81,8 @@ def course(request: HttpRequest, variant: str) -> HttpResponse:
             "variant": VARIANTS.get(variant),
             "combinations": combinations,
             "strategy": strategy,
+            "endgame_course": endgame_course,
+            "tables": tables_status(request, the_course) if the_course.is_endgames else None,
         },
     )
 
@@ -149,6 +158,8 @@ def step(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResp
             return redirect(the_course.get_absolute_url())
         raise Http404(_("There is no such step in this course."))
     tracker = Tracker(request)
+    if found.exercise.is_drill:
+        return _render_drill(request, found, tracker, _drill_run(request, found))
     notice = _("The board is reset. Try again.") if request.htmx else ""
     return _render_step(request, found, tracker, notice=notice)
 
@@ -183,6 +194,8 @@ def _judge_and_count(
 def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
     """Judge an answer with the engine; a right answer earns the step its stars."""
     found, tracker = _resolve(request, variant, lesson, step)
+    if found.exercise.is_drill:
+        return _drill_check(request, found, tracker)
     verdict, just_done = _judge_and_count(request, found, tracker)
     return _render_step(
         request,
@@ -198,6 +211,8 @@ def check(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpRes
 def hint(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
     found, tracker = _resolve(request, variant, lesson, step)
     tracker.update(found, lambda r: r.note_hint())
+    if found.exercise.is_drill:
+        return _drill_hint(request, found, tracker)
     return _render_step(request, found, tracker, hint_now=True)
 
 
@@ -206,6 +221,8 @@ def solution(request: HttpRequest, variant: str, lesson: str, step: str) -> Http
     """Show the answer (the step then earns one star at most)."""
     found, tracker = _resolve(request, variant, lesson, step)
     tracker.update(found, lambda r: r.note_answer_shown())
+    if found.exercise.is_drill:
+        return _drill_hint(request, found, tracker)
     return _render_step(request, found, tracker, answer_now=True)
 
 
@@ -309,3 +326,180 @@ def test_out_check(request: HttpRequest, variant: str, lesson: str) -> HttpRespo
         answered=step,
         status=400 if verdict.is_bad else 200,
     )
+
+
+# -- the endgame databases a course needs ------------------------------------------------------------
+
+
+def tables_status(request: HttpRequest, the_course: Course) -> dict[str, object]:
+    """Whether the databases of ``the_course``'s drills are built, and the job building them."""
+    missing = [
+        s for s in the_course.steps if s.exercise.is_drill and not endgames.covers(s.variant, s.fen)
+    ]
+    job = None
+    if missing:
+        job = Job.objects.filter(kind=BUILD_JOB, params__course=the_course.slug).first()
+    return {
+        "ready": not missing,
+        "missing": len(missing),
+        "job": job,
+        "may_build": request.user.is_authenticated,
+        "url": the_course.get_absolute_url(),
+        "build_url": reverse("lessons:build_tables", args=[the_course.slug]),
+    }
+
+
+@require_POST
+def build_tables(request: HttpRequest, variant: str) -> HttpResponse:
+    """Build the databases an Endgames course needs, on a worker (one job at a time per course);
+    the course page follows it."""
+    the_course = _course(variant)
+    if not the_course.is_endgames:
+        raise Http404(_("This course has no endgame databases."))
+    if not request.user.is_authenticated:
+        return HttpResponse(_("Log in to ask for them to be built."), status=403)
+    if not Job.objects.pending().filter(kind=BUILD_JOB, params__course=the_course.slug).exists():
+        job = Job.objects.create(
+            kind=BUILD_JOB, owner=request.user, params={"course": the_course.slug}
+        )
+        job_id = str(job.pk)
+        transaction.on_commit(lambda: build_endgames.delay(job_id))
+    return redirect(the_course.get_absolute_url())
+
+
+# -- drills: a position played out against the endgame database --------------------------------------
+
+
+def _owner(request: HttpRequest) -> tuple[object | None, str]:
+    """The drill's owner: the account, or the visitor's session (made now when there is none)."""
+    if request.user.is_authenticated:
+        return request.user, ""
+    if not request.session.session_key:
+        request.session.save()
+    return None, request.session.session_key or ""
+
+
+def _drill_run(request: HttpRequest, step: Step) -> DrillRun:
+    user, key = _owner(request)
+    return DrillRun.current(user, key, step.course.slug, step.slug)
+
+
+def _render_drill(
+    request: HttpRequest,
+    step: Step,
+    tracker: Tracker,
+    run: DrillRun,
+    *,
+    turn: endgames.Turn | None = None,
+    hint_text: str = "",
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """A drill step: the board after the moves played, the moves, how the last answer went."""
+    record = tracker.get(step)
+    path = turn.path if turn is not None and turn.status == endgames.CONTINUE else ()
+    try:
+        board = engine.drill_board(step, list(run.moves), path=path)
+    except ValidationError:  # a record the course's new position does not take: start afresh
+        run = DrillRun.restart(*_owner(request), step.course.slug, step.slug)
+        board = engine.drill_board(step, [], path=path)
+    ready = endgames.covers(step.variant, step.fen)
+    moves = list(run.moves)
+    context = {
+        "course": step.course,
+        "lesson": step.lesson,
+        "step": step,
+        "ex": step.exercise,
+        "record": record,
+        "done": record.is_done,
+        "run": run,
+        "turn": turn,
+        "ply": len(moves),
+        "pairs": [moves[i : i + 2] for i in range(0, len(moves), 2)],
+        "learner_moves": endgames.done_plies(moves),
+        "hint_text": hint_text,
+        "notice": notice,
+        "ready": ready,
+        "board": board,
+        "total": len(step.course.steps),
+        "retry_url": step.action_url("retry"),
+    }
+    template = "lessons/drill_htmx.html" if request.htmx else "lessons/drill.html"
+    return render(request, template, context, status=status)
+
+
+def _drill_check(request: HttpRequest, step: Step, tracker: Tracker) -> HttpResponse:
+    """Play the learner's move and the database's reply; the end of the drill counts as an
+    answer to the step (right when the goal is reached)."""
+    ex = step.exercise
+    ply = request.POST.get("ply", "")
+    expected = int(ply) if ply.isdigit() and len(ply) < 5 else None
+    if expected is None:
+        notice = _("The page's position is missing: reload the page.")
+        return _render_drill(
+            request, step, tracker, _drill_run(request, step), notice=notice, status=400
+        )
+    route = request.POST.get("route", "").strip()
+    text = request.POST.get("answer", "").strip()
+
+    def judge(moves: list[str]) -> endgames.Turn:
+        return endgames.play(
+            step.variant, step.fen, moves, goal=ex.goal, hold=ex.hold, route=route, text=text
+        )
+
+    user, key = _owner(request)
+    try:
+        run, turn = DrillRun.advance(user, key, step.course.slug, step.slug, expected, judge)
+    except ValidationError as exc:
+        run = _drill_run(request, step)
+        return _render_drill(request, step, tracker, run, notice=" ".join(exc.messages), status=400)
+    if turn is None:
+        notice = _(
+            "The drill has moved on in another tab (or is over): here it is as it stands now."
+        )
+        return _render_drill(request, step, tracker, run, notice=notice, status=409)
+    if turn.ends:
+        passed = turn.status == endgames.PASSED
+        record, _just = tracker.update(step, lambda r: r.note_attempt(passed))
+        step_answered.send(
+            sender=Step,
+            request=request,
+            step=step,
+            right=passed,
+            hints=record.hints_used,
+            answer_shown=record.answer_shown,
+        )
+    status = 200
+    if turn.is_bad:
+        status = 400
+    elif turn.status == endgames.MISSING:
+        status = 409
+    return _render_drill(request, step, tracker, run, turn=turn, status=status)
+
+
+def _drill_hint(request: HttpRequest, step: Step, tracker: Tracker) -> HttpResponse:
+    """The database's best move in the drill's position now."""
+    run = _drill_run(request, step)
+    if run.is_over:
+        return _render_drill(request, step, tracker, run)
+    if not endgames.covers(step.variant, step.fen):
+        notice = _("The endgame database for this position is not built yet.")
+        return _render_drill(request, step, tracker, run, notice=notice, status=409)
+    best = endgames.best_move(step.variant, step.fen, list(run.moves))
+    if step.exercise.goal == "draw":
+        text = _("%(move)s keeps the draw.") % {"move": best}
+    else:
+        text = _("%(move)s keeps the win within the count.") % {"move": best}
+    return _render_drill(request, step, tracker, run, hint_text=text)
+
+
+@require_POST
+def retry(request: HttpRequest, variant: str, lesson: str, step: str) -> HttpResponse:
+    """Start a drill again from its position."""
+    found, tracker = _resolve(request, variant, lesson, step)
+    if not found.exercise.is_drill:
+        raise Http404(_("There is no such step in this course."))
+    user, key = _owner(request)
+    run = DrillRun.restart(user, key, found.course.slug, found.slug)
+    notice = _("The drill starts again from its position.")
+    return _render_drill(request, found, tracker, run, notice=notice)

@@ -8,6 +8,7 @@ the service is missing: the test is skipped with the reason, or fails when DAMA_
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import time
@@ -39,6 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
     # A puzzle in the exams' share is kept for them from its first save (never practice): the
     # tests' puzzles are practice puzzles unless a test sets a share (tests/web/test_exams.py).
     settings.DAMA_EXAM_SHARE = 0.0
+    # No endgame databases unless a test builds its own (a developer's var/endgames must not
+    # change what the searches in the tests play): a directory that does not exist
+    import tempfile
+    from pathlib import Path
+
+    nowhere = Path(tempfile.gettempdir()) / "dama-tests-no-endgames" / str(os.getpid())
+    settings.DAMA_ENDGAMES_DIR = nowhere
+    os.environ["DAMA_ENDGAMES"] = str(nowhere)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:
         own_services(worker)
@@ -305,3 +314,41 @@ def _site_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(scope="session")
+def endgame_dir(tmp_path_factory) -> Path:
+    """The endgame databases the Endgames courses and the endgame exam level need (every drill's
+    and claim's slice, and what they lead to), built once per test session into a temporary
+    directory; ``DAMA_TEST_ENDGAMES_DIR`` names a directory to keep them in from one session to
+    the next (a slice already there is not built again)."""
+    from dama import Board
+    from dama.endgames import Tables
+    from lessons.course import ENDGAME_COURSES
+    from lessons.tasks import course_positions
+
+    kept = os.environ.get("DAMA_TEST_ENDGAMES_DIR", "").strip()
+    # pytest-xdist's workers share their base directory's parent: one builds, the others wait
+    # on the lock and find the slices there
+    shared = tmp_path_factory.getbasetemp().parent
+    directory = Path(kept) if kept else shared / "endgames"
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tables = Tables.open(directory)
+        for slug in ENDGAME_COURSES:
+            for variant, fen in course_positions(slug):
+                tables.ensure(variant, Board(variant, fen))
+        tables.close()
+    return directory
+
+
+@pytest.fixture
+def endgame_tables(settings, endgame_dir):
+    """The site reads the test session's endgame databases (:func:`endgame_dir`)."""
+    from core import endgames
+
+    settings.DAMA_ENDGAMES_DIR = endgame_dir
+    endgames.forget()
+    yield endgame_dir
+    endgames.forget()

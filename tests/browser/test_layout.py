@@ -123,6 +123,7 @@ def test_every_board_and_its_status_line_are_on_the_first_screen(
         "a game": start_game(tab, live_server.url).removeprefix(live_server.url),
         "a puzzle storm": start_storm(tab, live_server.url).removeprefix(live_server.url),
         "a lesson step": first_step(),
+        "a drill": "/learn/endgames-czech/cz-eg-lone-king/cz-eg-take-the-main-road/",
     }
     wide = viewport["width"] >= 1280
     for page, path in pages.items():

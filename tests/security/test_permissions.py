@@ -73,6 +73,8 @@ MATRIX = [
     ("lessons:check", "post", lambda w: w.step, {"answer": "4"}, ALL),
     ("lessons:hint", "post", lambda w: w.step, {}, ALL),
     ("lessons:solution", "post", lambda w: w.step, {}, ALL),
+    ("lessons:retry", "post", lambda w: {"variant": "endgames-czech", "lesson": "cz-eg-lone-king", "step": "cz-eg-take-the-main-road"}, {}, ALL),
+    ("lessons:build_tables", "post", lambda w: {"variant": "endgames-czech"}, {}, {"anonymous": 403, "student": 302, "teacher": 302, "staff": 302}),
     # a lesson's test-out: anyone's (a visitor's in the session); an answer with none going on: 409
     ("lessons:test_out", "get", lambda w: {"variant": "czech", "lesson": "czech-king"}, None, ALL),
     ("lessons:test_out_start", "post", lambda w: {"variant": "czech", "lesson": "czech-king"}, {}, REDIRECT),

@@ -29,6 +29,7 @@ APPS = [
 #: registry of dama.VARIANTS, and the judge of an exercise, which the lessons and the exams share)
 ADAPTERS = {
     "core/board.py",
+    "core/endgames.py",
     "core/exercise.py",
     "core/variants.py",
     "lessons/engine.py",

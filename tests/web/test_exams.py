@@ -121,10 +121,9 @@ def practice_puzzles(db, settings):
 # -- the level data ---------------------------------------------------------------------------------
 
 
-def test_the_levels_each_have_a_draw_that_adds_up():
+def test_there_are_eight_levels_each_with_a_draw_that_adds_up():
     found = levels()
-    # 7 is the endgame level, written on another branch (issue 50); 8 asks strategy
-    assert [lv.number for lv in found] == [1, 2, 3, 4, 5, 6, 8]
+    assert [lv.number for lv in found] == [1, 2, 3, 4, 5, 6, 7, 8]
     for lv in found:
         assert lv.name.cs and lv.name.en and lv.covers.cs and lv.covers.en
         assert sum(d.count for d in lv.draw) == lv.questions
@@ -132,9 +131,12 @@ def test_the_levels_each_have_a_draw_that_adds_up():
     # the first levels ask the rules, the higher ones combinations
     assert all(d.rules for d in found[0].draw + found[1].draw)
     assert all(d.positions for lv in found[2:6] for d in lv.draw)
-    assert [d.rules for d in found[6].draw] == ["strategy"]
     # the higher levels end with an endgame to win against the engine
     assert [lv.number for lv in found if any(d.endgame for d in lv.draw)] == [5, 6]
+    # level 7 asks won endings of the endgame databases (tests/web/test_exam_drills.py)
+    assert all(d.drill for d in found[6].draw)
+    # level 8 asks strategy: choose the better move (tests/web/test_exam_strategy.py)
+    assert [d.rules for d in found[7].draw] == ["strategy"]
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -187,6 +189,8 @@ def test_the_shipped_corpus_gives_every_level_enough_exam_questions(variant, set
                     assert have >= line.count + 2, (variant, lv.number, kept, have)
             elif line.rules:
                 assert sum(q.kind == line.rules for q in rules) >= 3 * line.count, (lv.number, line)
+            elif line.drill:  # the endgame databases' endings: tests/web/test_exam_drills.py
+                continue
             else:  # real exams draw from the kept puzzles, practice exams from the others
                 for puzzles in (reserved, practice):
                     have = sum(
