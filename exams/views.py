@@ -140,7 +140,7 @@ def _question_context(exam: Exam, outcome: Outcome | None = None, moved: bool = 
         prompt = str(step.exercise.prompt)
         mode, kind = step.exercise.mode, step.exercise.kind
         options = step.exercise.options if kind == "better_move" else ()
-    if question.is_endgame or question.is_puzzle:
+    if question.is_endgame or question.is_drill or question.is_puzzle:
         options = ()
     path = outcome.path if outcome is not None and outcome.kind == "continue" else ()
     board = question_board(question, path=path)
