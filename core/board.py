@@ -37,8 +37,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import dama
-import dama.geometry
 import dama.endgames
+import dama.geometry
 import dama.lang
 import dama.svg
 

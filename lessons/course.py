@@ -253,6 +253,7 @@ class Course:
     def cites_sources(self) -> bool:
         """Its steps cite books and pages (Combinations, Strategy), not rulebook articles."""
         return self.slug in COMBINATION_COURSES or self.slug in STRATEGY_COURSES
+
     def is_endgames(self) -> bool:
         return self.slug in ENDGAME_COURSES
 
