@@ -6,6 +6,9 @@ leaderboard follows their scores."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 from django.utils import timezone
 
 from classroom.models import Classroom
@@ -37,19 +40,26 @@ def test_a_storm_on_a_phone_keeps_the_servers_clock_and_brings_the_next_puzzle(
         tab.goto(f"{server}/puzzles/czech/dashboard/")
         tab.click("text=Streak and storm")
         tab.click('[data-testid="start-storm"]')
-        check(tab.locator('[data-testid="clock"]')).to_have_text("2:59", timeout=WAIT_MS)
+        # the clock counts down from the server's three minutes (a busy machine may show 2:5x)
+        check(tab.locator('[data-testid="clock"]')).to_have_text(
+            re.compile(r"^2:5\d$"), timeout=WAIT_MS
+        )
         check(tab.locator('[data-testid="goal"]')).to_contain_text("multi-jump")
         play(tab, "28x3")
         check(tab.locator('[data-testid="score"]')).to_have_text("1")
         check(tab.locator('[data-testid="solved"]')).to_be_visible()
         check(tab.locator('[data-testid="goal"]')).to_contain_text("win one piece")
-        # a reload keeps the clock: the server's deadline, not the page's
+        # a reload keeps the clock: the server's deadline, not the page's. A minute taken off
+        # the deadline on the server shows after the reload (a page that kept or restarted its
+        # own clock would still show 2:5x)
         run = Run.objects.get()
+        run.deadline -= timedelta(minutes=1)
+        run.save(update_fields=["deadline"])
         left = run.remaining(timezone.now())
         tab.reload()
         shown = tab.locator('[data-testid="clock"]').inner_text()
         minutes, seconds = map(int, shown.split(":"))
-        assert abs(minutes * 60 + seconds - left) <= 3, (shown, left)
+        assert minutes * 60 + seconds <= left + 1 < 121, (shown, left)
         play(tab, "21-17")  # legal, not the solution: ten seconds off, the run goes on
         check(tab.locator('[data-testid="wrong"]')).to_contain_text("10 seconds off the clock")
         check(tab.locator('[data-testid="run-over"]')).to_be_visible()  # the pool ran out

@@ -18,6 +18,15 @@ from tests.puzzle_fixtures import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
+@pytest.fixture(autouse=True)
+def long_runs(monkeypatch):
+    """A run of ten minutes here: a machine busy with other tests must not run out of the
+    30 s while the browser walks (the clock itself is tested with a fake one,
+    tests/web/test_squares.py)."""
+    monkeypatch.setattr("squares.models.RUN_SECONDS", 600)
+
+
 PLACE = re.compile(r"column (\d+) from the left, row (\d+) from the bottom")
 
 
