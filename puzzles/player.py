@@ -9,11 +9,11 @@ read and write by it (``Attempt.objects.of(player)``,
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from core import progress
+from core.owners import Visitor
 
 from . import glicko2
 
@@ -22,11 +22,11 @@ PROGRESS_KEY = "puzzles"
 
 
 @dataclass(eq=False)
-class Player:
-    """An account (``user``) or a visitor (``user`` None), with the session."""
+class Player(Visitor):
+    """An account (``user``) or a visitor (``user`` None), with the session; a visitor's
+    attempts carry their token (:meth:`~core.owners.Visitor.visitor_token`)."""
 
-    user: Any
-    session: Any
+    PROGRESS_KEY: ClassVar[str] = PROGRESS_KEY
     #: the ratings this request wrote, by variant (read back instead of the database)
     ratings_seen: dict[str, glicko2.Rating] = field(default_factory=dict)
 
@@ -38,10 +38,6 @@ class Player:
             user = request.user if request.user.is_authenticated else None
             player = request._puzzle_player = cls(user, request.session)
         return player
-
-    @property
-    def is_account(self) -> bool:
-        return self.user is not None
 
     @property
     def user_id(self) -> int | None:
@@ -56,18 +52,6 @@ class Player:
 
     def update_progress(self, data: dict[str, Any]) -> None:
         progress.update_session_data(self, PROGRESS_KEY, data)
-
-    def visitor_token(self, *, make: bool = False) -> str:
-        """The visitor's own random token, which their attempts carry (``Attempt.visitor``):
-        made, and written to the session, with their first attempt only, so that opening a
-        puzzle does not write the session. Empty for an account, or before the first attempt."""
-        if self.is_account:
-            return ""
-        token = str(self.progress().get("visitor", ""))
-        if not token and make:
-            token = secrets.token_urlsafe(24)
-            self.update_progress({"visitor": token})
-        return token
 
     def session_rating(self, variant: str) -> glicko2.Rating | None:
         """A visitor's rating in ``variant`` as the session keeps it (None: not rated yet)."""

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core import progress
+from core.owners import OwnedQuerySet
 from core.variants import VARIANT_CHOICES
 from live import push
 from puzzles.daily import todays_ids
@@ -154,24 +155,7 @@ class Race(models.Model):
         )
 
 
-class RunQuerySet(models.QuerySet["Run"]):
-    def of(self, player: Player) -> RunQuerySet:
-        """The runs of the account, or of the visitor (those carrying their token)."""
-        if player.is_account:
-            return self.filter(user=player.user)
-        token = player.visitor_token()
-        if not token:
-            return self.none()
-        return self.filter(user__isnull=True, visitor=token)
-
-    def owned(self, player: Player, pk: int) -> Run | None:
-        if not 0 < pk < 2**63:
-            return None
-        try:
-            return self.of(player).get(pk=pk)
-        except self.model.DoesNotExist:
-            return None
-
+class RunQuerySet(OwnedQuerySet["Run"]):
     def bests(self, player: Player, kind: str, variant: str, now: datetime) -> dict[str, int]:
         """The player's best score today, this week (from Monday) and of all time, finished runs
         only (0 where none was played)."""

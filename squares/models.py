@@ -28,6 +28,7 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from core.board import has_square_names, read_square, square_count
+from core.owners import OwnedQuerySet
 from core.variants import VARIANT_CHOICES
 
 from . import clock
@@ -35,8 +36,6 @@ from .trainee import Trainee
 
 #: how long a run lasts
 RUN_SECONDS = 30
-#: the largest id a row can have (a larger one in an address is no run, and no query)
-MAX_ID = 2**63 - 1
 
 
 class Notation(models.TextChoices):
@@ -80,21 +79,7 @@ def _other_square(count: int, avoid: int) -> int:
     return square + 1 if square >= avoid > 0 else square
 
 
-class SquareRunQuerySet(models.QuerySet["SquareRun"]):
-    def of(self, trainee: Trainee) -> SquareRunQuerySet:
-        """The runs of the account, or of the visitor (those carrying their token)."""
-        if trainee.is_account:
-            return self.filter(user=trainee.user)
-        token = trainee.visitor_token()
-        if not token:
-            return self.none()
-        return self.filter(user__isnull=True, visitor=token)
-
-    def owned(self, trainee: Trainee, pk: int) -> SquareRun | None:
-        if not 0 < pk <= MAX_ID:
-            return None
-        return self.of(trainee).filter(pk=pk).first()
-
+class SquareRunQuerySet(OwnedQuerySet["SquareRun"]):
     def finished(self, now: datetime | None = None) -> SquareRunQuerySet:
         return self.filter(deadline__lte=now or clock.now())
 

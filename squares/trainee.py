@@ -8,42 +8,27 @@ opening the trainer writes no session.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django.apps import apps
 
 from core import progress
+from core.owners import Visitor
 
 PROGRESS_KEY = "squares"
 
 
 @dataclass(eq=False)
-class Trainee:
+class Trainee(Visitor):
     """An account (``user``) or a visitor (``user`` None) with their session."""
 
-    user: Any
-    session: Any
+    PROGRESS_KEY: ClassVar[str] = PROGRESS_KEY
 
     @classmethod
     def of(cls, request) -> Trainee:
         user = request.user if request.user.is_authenticated else None
         return cls(user, request.session)
-
-    @property
-    def is_account(self) -> bool:
-        return self.user is not None
-
-    def visitor_token(self, *, make: bool = False) -> str:
-        """The visitor's token (empty for an account, or before a visitor's first run)."""
-        if self.is_account:
-            return ""
-        token = str(progress.session_data(self, PROGRESS_KEY).get("visitor", ""))
-        if not token and make:
-            token = secrets.token_urlsafe(24)
-            progress.update_session_data(self, PROGRESS_KEY, {"visitor": token})
-        return token
 
 
 @progress.handover(PROGRESS_KEY)

@@ -3,7 +3,9 @@ player's attempt at it (:mod:`.attempt`), ratings (:mod:`.ratings`), the daily p
 (:mod:`.daily`), every-defence mastery (:mod:`.mastery`), votes (:mod:`.votes`) and mining jobs (:mod:`.mining`). ``puzzle`` is the
 ground: the others build on it and import each other one way (an attempt rates itself)."""
 
-from .attempt import FINISH_FIELDS, MAX_ID, Attempt, AttemptQuerySet, hand_over_attempts
+from core.owners import MAX_ID
+
+from .attempt import FINISH_FIELDS, Attempt, AttemptQuerySet, hand_over_attempts
 from .daily import DailyPuzzle
 from .mastery import Mastery
 from .mining import MiningJob

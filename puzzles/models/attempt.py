@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core import progress
 from core.numbers import read_id
+from core.owners import OwnedQuerySet
 
 from .. import engine, signals
 from ..player import PROGRESS_KEY, Player
@@ -27,28 +28,10 @@ from ..trainer import Conflict, Outcome, Result, refutation_message
 from .puzzle import Puzzle
 from .ratings import PlayerRating
 
-#: the largest id a row can have (a larger one in an address is no attempt, and no query)
-MAX_ID = 2**63 - 1
 
-
-class AttemptQuerySet(models.QuerySet["Attempt"]):
-    def of(self, player: Player) -> AttemptQuerySet:
-        """The attempts of the account, or of the visitor (those carrying their token)."""
-        if player.is_account:
-            return self.filter(user=player.user)
-        token = player.visitor_token()
-        if not token:
-            return self.none()
-        return self.filter(user__isnull=True, visitor=token)
-
-    def owned(self, player: Player, pk: int) -> Attempt | None:
-        """The attempt ``pk`` if ``player`` owns it (without its puzzle: see :meth:`Attempt.on`)."""
-        if not 0 < pk <= MAX_ID:
-            return None
-        try:  # a visitor without a token has no attempts: no query
-            return self.of(player).get(pk=pk)
-        except self.model.DoesNotExist:
-            return None
+class AttemptQuerySet(OwnedQuerySet["Attempt"]):
+    """``of(player)`` and ``owned(player, pk)`` (without its puzzle: see :meth:`Attempt.on`)
+    are :class:`core.owners.OwnedQuerySet`'s."""
 
 
 class Attempt(models.Model):
