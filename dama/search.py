@@ -13,27 +13,40 @@ variant, :func:`level_for`: some variants step their levels by other node limits
 Search
 ======
 
-* A transposition table keyed on the Zobrist hash of :meth:`dama.baseboard.BaseBoard.zobrist_hash`
-  (updated move by move), mixed with the draw-rule counters when they run, so that a score that
-  depends on a count is not reused where the count differs.
+* A transposition table in two preallocated arrays (keys and packed entries: depth, bound, score,
+  move), keyed on a Zobrist hash of the position updated move by move, mixed with the draw-rule
+  counters when they run, so that a score that depends on a count is not reused where the count
+  differs.
 * Quiescence: captures are compulsory, so a leaf where the side to move must capture is searched
   on, capture after capture, until a quiet position; a position where a side has a single legal
   move (a forced capture) extends the search by a ply.
 * Move ordering: the hash move, then captures (the most pieces first), crowning moves, the two
-  killer moves of the ply, then the history heuristic.
+  killer moves of the ply, then the history heuristic; the next move is picked from the rest by
+  its score as the loop goes (most nodes end at their first or second move: no full sort).
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
 * ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
   history of quiet moves kept from one move of the game to the next, as chess engines keep
   their hash table. The search of the next move then starts with what the last one learnt about
   the positions it will meet again (its expected line and the replies to it), and reaches the
-  same depth with fewer nodes. Measured at 20,000 nodes a move, international, against the same
-  engine without it: 61.3 % of the points in 120 games (openings with up to four random plies,
-  colours swapped). With a memory a search depends on the side's searches before it in the
-  game as well as on its seed (the same game played again gives the same moves).
+  same depth with fewer nodes.
 * ``seed``: the root moves are shuffled by ``random.Random(seed)`` before ordering, so that among
   moves of equal score the choice is reproducible for a seed and varies between seeds. Without a
   seed the order is the board's (deterministic).
+
+How it is built (issue 52)
+==========================
+
+Everything below the root runs on typed data, in the same source for mypyc and for pure Python:
+the position is four ``i64`` values (``white``, ``black``, ``kings``, ``turn``) passed down the
+recursion (a child is made by a few xors: nothing to undo), the moves of each ply are written
+into one preallocated move stack (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the captured
+pieces, ``mv_score``: the ordering key, ``MAXM`` slots per ply), the killers, the history and the
+repetition path are preallocated arrays too, and the :class:`Searcher` is a ``@final`` class with
+typed attributes (a C struct when compiled). A search allocates nothing per node but the moves of
+a capture, which come from :meth:`dama._core.Core.captures` (the one place where the variant's
+capture rules live). The previous search, kept as :mod:`dama.search_v1`, is the reference that
+``make bench`` measures this one against.
 
 Draw rules inside the search
 ============================
@@ -54,31 +67,48 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, final
 
-from ._core import Core, RawMove, core
-from .baseboard import _ZOBRIST_BLACK_TO_MOVE, BaseBoard, Move, _zobrist_table
+from ._core import ONE, Core, RawMove, core, popcount
+from .baseboard import BaseBoard, Move
 from .egtb import Lookup
 from .endgames import Tables, default_tables
 from .evaluate import Evaluator, evaluator
 from .outcome import endgame_limit
 from .variants import Variant
 
-MATE = 30000
+if TYPE_CHECKING:  # a machine word when compiled (see dama._core)
+    from mypy_extensions import i64
+
+MATE: Final = 30000
 #: scores beyond this are wins/losses (a mate distance is inside)
-MATE_BOUND = MATE - 1000
-INF = MATE + 1
-MAX_PLY = 128
+MATE_BOUND: Final = MATE - 1000
+INF: Final = MATE + 1
+MAX_PLY: Final = 128
+#: move slots per ply in the move stack: the most quiet moves a position can have is 20 pieces
+#: with 17 squares each (340, international); captures beyond it are cut (never met)
+MAXM: Final = 384
+#: the transposition table holds ``2 ** TT_BITS`` entries (two machine words each when compiled)
+TT_BITS: Final = 18
 #: with a time limit, a new iteration starts while less than this share of the time is spent:
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
 NEXT_ITERATION = 0.9
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+#: a stored score is kept as ``score + SCORE_BIAS`` in 16 bits
+SCORE_BIAS: Final = 32768
 
-_COUNT_RNG = random.Random(16)
+_RNG = random.Random(52)
+#: Zobrist keys, 62 bits (a machine word, and xors of them stay one): ``ZOBRIST[64 * kind + bit]``
+#: with kind 0 White man, 1 White king, 2 Black man, 3 Black king
+ZOBRIST: list[int] = [_RNG.getrandbits(62) for _ in range(4 * 64)]
+Z_BLACK: int = _RNG.getrandbits(62)
 #: hash mixers for the draw-rule counters (quiet plies, endgame plies)
-_QP_MIX = [0] + [_COUNT_RNG.getrandbits(64) for _ in range(255)]
-_EP_MIX = [0] + [_COUNT_RNG.getrandbits(64) for _ in range(255)]
+_QP_MIX: list[int] = [0] + [_RNG.getrandbits(62) for _ in range(255)]
+_EP_MIX: list[int] = [0] + [_RNG.getrandbits(62) for _ in range(255)]
 
 
 @dataclass(frozen=True)
@@ -154,13 +184,13 @@ class _Stop(Exception):
     """A limit ran out inside an iteration."""
 
 
-def _raw_hash(white: int, black: int, kings: int, turn: bool, tab: list[list[int]]) -> int:
-    h = 0 if turn else _ZOBRIST_BLACK_TO_MOVE
+def _raw_hash(white: int, black: int, kings: int, turn: bool) -> int:
+    """The search's Zobrist hash of a position (see :data:`ZOBRIST`)."""
+    h = 0 if turn else Z_BLACK
     for kind, bb in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
-        t = tab[kind]
         while bb:
             low = bb & -bb
-            h ^= t[low.bit_length() - 1]
+            h ^= ZOBRIST[64 * kind + low.bit_length() - 1]
             bb ^= low
     return h
 
@@ -183,8 +213,7 @@ class Memory:
     """What the searches of one side in one game keep from move to move: the transposition table
     and the history of quiet moves (see the module docstring). Pass the same one to each
     :func:`search` of that side; a new one, or one for another variant or evaluation, starts
-    afresh. The table is dropped when it holds more than ``max_entries`` positions (about 200
-    bytes each), so a game's memory stays bounded.
+    afresh, as does one whose table holds more than ``max_entries`` positions.
 
     >>> from dama import Board
     >>> b, mem = Board("czech"), Memory()
@@ -205,7 +234,7 @@ class Memory:
 
     def positions(self) -> int:
         """How many positions the table holds."""
-        return 0 if self.searcher is None else len(self.searcher.tt)
+        return 0 if self.searcher is None else int(self.searcher.tt_used)
 
     def _searcher(self, variant: Variant, ev: Evaluator | None) -> Searcher:
         s = self.searcher
@@ -213,7 +242,7 @@ class Memory:
             s is not None
             and s.variant == variant
             and (ev is None or s.ev is ev)
-            and len(s.tt) <= self.max_entries
+            and s.tt_used <= self.max_entries
         ):
             s.reset()
             return s
@@ -222,47 +251,83 @@ class Memory:
         return s
 
 
+@final
 class Searcher:
-    """One search: the tables, the limits and the counters. Use :func:`search`."""
+    """One search: the tables, the move stack, the limits and the counters. Use :func:`search`."""
 
     core: Core
     ev: Evaluator
-    tab: list[list[int]]
-    tt: dict[int, tuple[int, int, int, int, RawMove | None]]
-    killers: list[list[RawMove | None]]
-    history: dict[int, int]
-    path: list[int]
-    nodes: int
-    node_limit: int
+    variant: Variant
+    zob: list[i64]
+    z_black: i64
+    qp_mix: list[i64]
+    ep_mix: list[i64]
+    tt_key: list[i64]
+    #: packed: depth (8 bits) | bound << 8 | (score + SCORE_BIAS) << 10 | (move + 1) << 26, the
+    #: move being ``from_bit | to_bit << 6``
+    tt_data: list[i64]
+    tt_mask: i64
+    #: entries filled (:meth:`Memory.positions`)
+    tt_used: i64
+    #: the move stack: ``MAXM`` slots per ply
+    mv_frm: list[i64]
+    mv_to: list[i64]
+    mv_cap: list[i64]
+    mv_score: list[i64]
+    #: two per ply, packed moves + 1 (0: none)
+    killers: list[i64]
+    #: by ``64 * from_bit + to_bit``
+    history: list[i64]
+    #: the hashes of the game since its start and of the line searched, ``plen`` of them
+    path: list[i64]
+    plen: i64
+    nodes: i64
+    node_limit: i64
     deadline: float
-    quiet_limit: int
+    quiet_limit: i64
     endgame_rule: str
     eg_limits: dict[int, int]
-    white_crown: int
-    black_crown: int
-    diagonal: int
-    valid: int
-    s_ul: int
-    s_ur: int
-    s_dl: int
-    s_dr: int
-    sel_depth: int
-    next_check: int
+    white_crown: i64
+    black_crown: i64
+    diagonal: i64
+    valid: i64
+    backward: bool
+    s_ul: i64
+    s_ur: i64
+    s_dl: i64
+    s_dr: i64
+    rays: list[tuple[bytes, ...]]
+    sel_depth: i64
+    next_check: i64
     #: the endgame databases of the variant (None: none built), :mod:`dama.endgames`
     eg: Lookup | None
-    eg_max: int
+    eg_max: i64
     #: positions answered by the databases
-    eg_hits: int
+    eg_hits: i64
 
     def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
         c = core(variant)
+        g = c.geo
         self.core = c
         self.ev = evaluator(variant) if ev is None else ev
-        self.tab = _zobrist_table(len(c.geo.square_of))
-        self.tt = {}
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.history = {}
+        self.variant = variant
+        self.zob = list(ZOBRIST)
+        self.z_black = Z_BLACK
+        self.qp_mix = list(_QP_MIX)
+        self.ep_mix = list(_EP_MIX)
+        self.tt_key = [0] * (1 << TT_BITS)
+        self.tt_data = [0] * (1 << TT_BITS)
+        self.tt_mask = (1 << TT_BITS) - 1
+        self.tt_used = 0
+        slots = (MAX_PLY + 2) * MAXM
+        self.mv_frm = [0] * slots
+        self.mv_to = [0] * slots
+        self.mv_cap = [0] * slots
+        self.mv_score = [0] * slots
+        self.killers = [0] * (2 * (MAX_PLY + 2))
+        self.history = [0] * (64 * 64)
         self.path = []
+        self.plen = 0
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -271,12 +336,12 @@ class Searcher:
         self.eg_limits = {}
         self.white_crown = c.white_crown
         self.black_crown = c.black_crown
-        self.diagonal = c.geo.main_diagonal
-        self.valid = c.geo.valid
-        g = c.geo
+        self.diagonal = g.main_diagonal
+        self.valid = g.valid
+        self.backward = variant.men_capture_backward
         self.s_ul, self.s_ur = -g.steps[0], -g.steps[1]
         self.s_dl, self.s_dr = g.steps[2], g.steps[3]
-        self.variant = variant
+        self.rays = [tuple(bytes(ray) for ray in rays) for rays in g.rays]
         self.sel_depth = 0
         self.next_check = 1024
         self.eg = None
@@ -286,9 +351,21 @@ class Searcher:
     def reset(self) -> None:
         """Ready for the next move of the game: the table kept, the history weighed down (a
         quarter), the killers, the path, the limits and the counters new."""
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.history = {k: v >> 2 for k, v in self.history.items() if v >= 4}
+        i: i64 = 0
+        n: i64 = len(self.killers)
+        while i < n:
+            self.killers[i] = 0
+            i += 1
+        i = 0
+        n = len(self.history)
+        hist = self.history
+        while i < n:
+            v = hist[i]
+            if v:
+                hist[i] = v >> 2
+            i += 1
         self.path = []
+        self.plen = 0
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -298,8 +375,8 @@ class Searcher:
 
     # -- endgame databases ----------------------------------------------------------------------
     def eg_score(
-        self, v: int, white: int, black: int, kings: int, ply: int, qp: int, ek: int, ep: int
-    ) -> int:
+        self, v: i64, white: i64, black: i64, kings: i64, ply: i64, qp: i64, ek: i64, ep: i64
+    ) -> i64:
         """The score of a stored value ``v`` (:mod:`dama.egtb`) at ``ply``: a win or loss in
         ``n`` plies scores as a mate at that distance when it comes within the draw counts that
         run (the endgame count from ``ep`` plies, and the quiet-move count from ``qp`` plies
@@ -308,7 +385,7 @@ class Searcher:
         if v == 0:
             return 0
         plies = v - 1
-        room = 1 << 20
+        room: i64 = 1 << 20
         if ek:
             lim = self.endgame_plies_limit(ek)
             if lim:
@@ -323,21 +400,21 @@ class Searcher:
             return MATE - ply - plies
         return ply + plies - MATE
 
-    def eg_probe(self, white: int, black: int, kings: int, turn: bool) -> int:
+    def eg_probe(self, white: i64, black: i64, kings: i64, turn: bool) -> i64:
         """The databases' byte for the position, or -1 when it is not covered."""
         eg = self.eg
-        if eg is None or (white | black).bit_count() > self.eg_max:
+        if eg is None or popcount(white | black) > self.eg_max:
             return -1
         return eg.value(white, black, kings, turn)
 
     # -- draw rules ---------------------------------------------------------------------------
-    def endgame_code(self, white: int, black: int, kings: int) -> int:
+    def endgame_code(self, white: i64, black: i64, kings: i64) -> i64:
         """The endgame key (as :meth:`BaseBoard._endgame_key`) of a position of <= 5 pieces."""
-        wm = (white & ~kings).bit_count()
-        wk = (white & kings).bit_count()
-        bm = (black & ~kings).bit_count()
-        bk = (black & kings).bit_count()
-        diag = 0
+        wm = popcount(white & ~kings)
+        wk = popcount(white & kings)
+        bm = popcount(black & ~kings)
+        bk = popcount(black & kings)
+        diag: i64 = 0
         if self.endgame_rule == "czech":
             if wm == 0 and wk == 1 and bm == 0 and bk == 3:
                 diag = 1 if white & self.diagonal else 0
@@ -345,7 +422,7 @@ class Searcher:
                 diag = 1 if black & self.diagonal else 0
         return 1 << 20 | wm | wk << 4 | bm << 8 | bk << 12 | diag << 16
 
-    def endgame_plies_limit(self, code: int) -> int:
+    def endgame_plies_limit(self, code: i64) -> i64:
         """Plies after which the endgame count ``code`` draws (0: no count applies)."""
         got = self.eg_limits.get(code)
         if got is None:
@@ -365,7 +442,7 @@ class Searcher:
             self.eg_limits[code] = got
         return got
 
-    def has_move(self, white: int, black: int, kings: int, turn: bool) -> bool:
+    def has_move(self, white: i64, black: i64, kings: i64, turn: bool) -> bool:
         """Whether the side to move has any legal move."""
         occ = white | black
         empty = self.valid & ~occ
@@ -393,42 +470,203 @@ class Searcher:
             return True
         return bool(self.core.captures(white, black, kings, turn))
 
-    # -- making moves -------------------------------------------------------------------------
-    def child_hash(self, h: int, kings: int, turn: bool, move: RawMove) -> int:
-        """The Zobrist hash after ``move`` (``kings`` and ``turn`` before it)."""
-        frm, to, cap = move
-        tab = self.tab
-        h ^= _ZOBRIST_BLACK_TO_MOVE
+    # -- the move stack -----------------------------------------------------------------------
+    def gen_captures(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
+        """Write the legal captures into the move stack from ``base``; how many (0: none)."""
         if turn:
-            if kings & frm:
-                t = tab[1]
-                h ^= t[frm.bit_length() - 1] ^ t[to.bit_length() - 1]
-            else:
-                h ^= tab[0][frm.bit_length() - 1]
-                if to & self.white_crown:
-                    h ^= tab[1][to.bit_length() - 1]
-                else:
-                    h ^= tab[0][to.bit_length() - 1]
-            om, ok = tab[2], tab[3]
+            own, opp = white, black
         else:
-            if kings & frm:
-                t = tab[3]
-                h ^= t[frm.bit_length() - 1] ^ t[to.bit_length() - 1]
+            own, opp = black, white
+        if not own & kings:
+            # no king: a few shifts tell whether a man can take at all
+            if not self.core._man_can_capture(own, opp, self.valid & ~(white | black), turn):
+                return 0
+        caps = self.core.captures(white, black, kings, turn)
+        n: i64 = len(caps)
+        if n > MAXM:
+            n = MAXM
+        i: i64 = 0
+        while i < n:
+            m = caps[i]
+            j = base + i
+            self.mv_frm[j] = popcount(m[0] - 1)
+            self.mv_to[j] = popcount(m[1] - 1)
+            self.mv_cap[j] = m[2]
+            i += 1
+        return n
+
+    def gen_quiets(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
+        """Write the quiet moves into the move stack from ``base`` (men by direction, then
+        kings); how many."""
+        occ = white | black
+        empty = self.valid & ~occ
+        frm_a = self.mv_frm
+        to_a = self.mv_to
+        cap_a = self.mv_cap
+        j = base
+        if turn:
+            own = white
+            men = own & ~kings
+            s = self.s_ul
+            t = (men >> s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti + s
+                to_a[j] = ti
+                cap_a[j] = 0
+                j += 1
+            s = self.s_ur
+            t = (men >> s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti + s
+                to_a[j] = ti
+                cap_a[j] = 0
+                j += 1
+        else:
+            own = black
+            men = own & ~kings
+            s = self.s_dl
+            t = (men << s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti - s
+                to_a[j] = ti
+                cap_a[j] = 0
+                j += 1
+            s = self.s_dr
+            t = (men << s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti - s
+                to_a[j] = ti
+                cap_a[j] = 0
+                j += 1
+        kk = own & kings
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = popcount(low - 1)
+            for ray in self.rays[kb]:
+                nr: i64 = len(ray)
+                r: i64 = 0
+                while r < nr:
+                    t2: i64 = ray[r]
+                    if (occ >> t2) & 1:
+                        break
+                    frm_a[j] = kb
+                    to_a[j] = t2
+                    cap_a[j] = 0
+                    j += 1
+                    r += 1
+        return j - base
+
+    def child(
+        self, white: i64, black: i64, kings: i64, turn: bool, h: i64, j: i64
+    ) -> tuple[i64, i64, i64, i64]:
+        """The position after the move in slot ``j`` and its hash: (white, black, kings, hash)."""
+        fi = self.mv_frm[j]
+        ti = self.mv_to[j]
+        cap = self.mv_cap[j]
+        frm = ONE << fi
+        to = ONE << ti
+        z = self.zob
+        h ^= self.z_black
+        if turn:
+            man: i64 = 0
+            opp_man: i64 = 128
+            crown = self.white_crown
+        else:
+            man = 128
+            opp_man = 0
+            crown = self.black_crown
+        if kings & frm:
+            h ^= z[man + 64 + fi] ^ z[man + 64 + ti]
+            k2 = (kings & ~frm & ~cap) | to
+        else:
+            h ^= z[man + fi]
+            if to & crown:
+                h ^= z[man + 64 + ti]
+                k2 = (kings & ~cap) | to
             else:
-                h ^= tab[2][frm.bit_length() - 1]
-                if to & self.black_crown:
-                    h ^= tab[3][to.bit_length() - 1]
-                else:
-                    h ^= tab[2][to.bit_length() - 1]
-            om, ok = tab[0], tab[1]
-        while cap:
-            low = cap & -cap
-            cap ^= low
+                h ^= z[man + ti]
+                k2 = kings & ~cap
+        c = cap
+        while c:
+            low = c & -c
+            c ^= low
+            b = popcount(low - 1)
             if kings & low:
-                h ^= ok[low.bit_length() - 1]
+                h ^= z[opp_man + 64 + b]
             else:
-                h ^= om[low.bit_length() - 1]
-        return h
+                h ^= z[opp_man + b]
+        if turn:
+            return (white & ~frm) | to, black & ~cap, k2, h
+        return white & ~cap, (black & ~frm) | to, k2, h
+
+    def pick(self, j: i64, end: i64) -> None:
+        """Bring the best scored move of slots ``j .. end - 1`` to slot ``j`` (the first of
+        equal ones)."""
+        sc = self.mv_score
+        best = sc[j]
+        at = j
+        k = j + 1
+        while k < end:
+            v = sc[k]
+            if v > best:
+                best = v
+                at = k
+            k += 1
+        if at != j:
+            fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
+            fa[j], fa[at] = fa[at], fa[j]
+            ta[j], ta[at] = ta[at], ta[j]
+            ca[j], ca[at] = ca[at], ca[j]
+            sc[j], sc[at] = sc[at], sc[j]
+
+    def score_moves(
+        self, base: i64, n: i64, capture: bool, hash_move: i64, ply: i64, kings: i64, turn: bool
+    ) -> None:
+        """The ordering keys of the ``n`` moves from ``base`` (see the module docstring)."""
+        fa, ta, ca, sc = self.mv_frm, self.mv_to, self.mv_cap, self.mv_score
+        end = base + n
+        j = base
+        if capture:
+            while j < end:
+                s = popcount(ca[j]) << 20
+                if hash_move and (fa[j] | ta[j] << 6) + 1 == hash_move:
+                    s += 1 << 30
+                sc[j] = s
+                j += 1
+            return
+        k0 = self.killers[2 * ply]
+        k1 = self.killers[2 * ply + 1]
+        hist = self.history
+        crown = self.white_crown if turn else self.black_crown
+        while j < end:
+            fi = fa[j]
+            ti = ta[j]
+            pm = (fi | ti << 6) + 1
+            if pm == hash_move:
+                s = 1 << 30
+            elif pm == k0:
+                s = 1 << 28
+            elif pm == k1:
+                s = 1 << 27
+            else:
+                s = hist[fi << 6 | ti]
+                if (crown >> ti) & 1 and not (kings >> fi) & 1:
+                    s += 1 << 26
+            sc[j] = s
+            j += 1
 
     # -- limits -------------------------------------------------------------------------------
     def check_limits(self) -> None:
@@ -444,34 +682,41 @@ class Searcher:
 
     # -- the search ---------------------------------------------------------------------------
     def quiesce(
-        self, white: int, black: int, kings: int, turn: bool, alpha: int, beta: int, ply: int
-    ) -> int:
+        self, white: i64, black: i64, kings: i64, turn: bool, alpha: i64, beta: i64, ply: i64
+    ) -> i64:
         """Captures until the side to move has none, then the static evaluation."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check_limits()
         if ply > self.sel_depth:
             self.sel_depth = ply
-        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+        if self.eg_max and popcount(white | black) <= self.eg_max:
             v = self.eg_probe(white, black, kings, turn)
             if v >= 0:  # after a capture: the counts start again
                 self.eg_hits += 1
                 return self.eg_score(
                     v, white, black, kings, ply, 0, self.endgame_code(white, black, kings), 0
                 )
-        caps = self.core.captures(white, black, kings, turn)
-        if not caps:
+        base = ply * MAXM
+        n = self.gen_captures(white, black, kings, turn, base)
+        if not n:
             if not self.has_move(white, black, kings, turn):
                 return ply - MATE
             return self.ev.evaluate(white, black, kings, turn)
         if ply >= MAX_PLY:
             return self.ev.evaluate(white, black, kings, turn)
-        if len(caps) > 1:
-            caps.sort(key=_cap_count, reverse=True)
-        best = -INF
-        make = self.core.make
-        for m in caps:
-            w2, b2, k2 = make(white, black, kings, turn, m)
+        end = base + n
+        if n > 1:
+            j = base
+            while j < end:
+                self.mv_score[j] = popcount(self.mv_cap[j])
+                j += 1
+        best: i64 = -INF
+        j = base
+        while j < end:
+            if n > 1:
+                self.pick(j, end)
+            w2, b2, k2, _h2 = self.child(white, black, kings, turn, 0, j)
             score = -self.quiesce(w2, b2, k2, not turn, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
@@ -479,31 +724,32 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         break
+            j += 1
         return best
 
     def node(
         self,
-        white: int,
-        black: int,
-        kings: int,
+        white: i64,
+        black: i64,
+        kings: i64,
         turn: bool,
-        h: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-        qp: int,
-        ek: int,
-        ep: int,
-    ) -> int:
+        h: i64,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        ply: i64,
+        qp: i64,
+        ek: i64,
+        ep: i64,
+    ) -> i64:
         """Negamax PVS below the root: the score of the position from the side to move's view."""
         # draw rules: repetition since the last irreversible move, the move counts
         if qp >= 4:
             path = self.path
-            n = len(path)
-            k = 4
-            while k <= qp and k <= n:
-                if path[n - k] == h:
+            n_path = self.plen
+            k: i64 = 4
+            while k <= qp and k <= n_path:
+                if path[n_path - k] == h:
                     return 0
                 k += 2
             if self.quiet_limit and qp >= self.quiet_limit:
@@ -512,7 +758,7 @@ class Searcher:
             lim = self.endgame_plies_limit(ek)
             if lim and ep >= lim:
                 return 0 if self.has_move(white, black, kings, turn) else ply - MATE
-        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+        if self.eg_max and popcount(white | black) <= self.eg_max:
             v = self.eg_probe(white, black, kings, turn)
             if v >= 0:
                 self.eg_hits += 1
@@ -531,109 +777,105 @@ class Searcher:
             return alpha
         key = h
         if qp:
-            key ^= _QP_MIX[qp if qp < 256 else 255]
+            key ^= self.qp_mix[qp if qp < 256 else 255]
         if ep:
-            key ^= _EP_MIX[ep if ep < 256 else 255]
-        entry = self.tt.get(key)
-        hash_move: RawMove | None = None
+            key ^= self.ep_mix[ep if ep < 256 else 255]
+        slot = key & self.tt_mask
+        hash_move: i64 = 0
         pv_node = beta - alpha > 1
-        if entry is not None:
-            e_depth, e_flag, e_score, _e_age, hash_move = entry
-            if e_depth >= depth and not pv_node:
+        if self.tt_key[slot] == key:
+            data = self.tt_data[slot]
+            hash_move = data >> 26
+            if (data & 255) >= depth and not pv_node:
+                e_score = ((data >> 10) & 0xFFFF) - SCORE_BIAS
                 if e_score > MATE_BOUND:
                     e_score -= ply
                 elif e_score < -MATE_BOUND:
                     e_score += ply
+                e_flag = (data >> 8) & 3
                 if e_flag == _EXACT:
                     return e_score
                 if e_flag == _LOWER and e_score >= beta:
                     return e_score
                 if e_flag == _UPPER and e_score <= alpha:
                     return e_score
-        c = self.core
-        moves = c.captures(white, black, kings, turn)
-        capture = bool(moves)
+        base = ply * MAXM
+        n_moves = self.gen_captures(white, black, kings, turn, base)
+        capture = n_moves > 0
         if not capture:
-            moves = c.quiets(white, black, kings, turn)
-            if not moves:
+            n_moves = self.gen_quiets(white, black, kings, turn, base)
+            if not n_moves:
                 return ply - MATE
-        n_moves = len(moves)
         if n_moves > 1:
-            self.order(moves, capture, hash_move, ply, kings, turn)
+            self.score_moves(base, n_moves, capture, hash_move, ply, kings, turn)
         new_depth = depth - 1
         if n_moves == 1 and ply < MAX_PLY // 2:
             new_depth = depth  # a forced move: look a ply further
         if ply >= MAX_PLY:
             return self.ev.evaluate(white, black, kings, turn)
         alpha0 = alpha
-        best = -INF
-        best_move: RawMove | None = None
-        make = c.make
+        best: i64 = -INF
+        best_move: i64 = 0
         crown = self.white_crown if turn else self.black_crown
-        pieces5 = (white | black).bit_count() <= 6
-        self.path.append(h)
-        try:
-            for i, m in enumerate(moves):
-                frm, to, cap = m
-                w2, b2, k2 = make(white, black, kings, turn, m)
-                h2 = self.child_hash(h, kings, turn, m)
-                qp2 = 0 if cap or not kings & frm else qp + 1
-                if pieces5 and (ek or (w2 | b2).bit_count() <= 5):
-                    ek2 = self.endgame_code(w2, b2, k2) if (w2 | b2).bit_count() <= 5 else 0
+        pieces5 = popcount(white | black) <= 6
+        self.path[self.plen] = h
+        self.plen += 1
+        end = base + n_moves
+        j = base
+        while j < end:
+            if n_moves > 1:
+                self.pick(j, end)
+            fi = self.mv_frm[j]
+            ti = self.mv_to[j]
+            cap = self.mv_cap[j]
+            w2, b2, k2, h2 = self.child(white, black, kings, turn, h, j)
+            qp2 = 0 if cap or not (kings >> fi) & 1 else qp + 1
+            ek2: i64 = 0
+            ep2: i64 = 0
+            if pieces5:
+                left = popcount(w2 | b2)
+                if ek or left <= 5:
+                    ek2 = self.endgame_code(w2, b2, k2) if left <= 5 else 0
                     ep2 = ep + 1 if ek2 == ek else 0
-                else:
-                    ek2 = 0
-                    ep2 = 0
-                if i == 0:
+            if j == base:
+                score = -self.node(
+                    w2, b2, k2, not turn, h2, new_depth, -beta, -alpha, ply + 1, qp2, ek2, ep2
+                )
+            else:
+                d = new_depth
+                # late quiet moves at enough depth: search a ply shallower first
+                if (
+                    j - base >= 3
+                    and depth >= 3
+                    and not capture
+                    and not pv_node
+                    and not (crown >> ti) & 1
+                    and n_moves > 1
+                ):
+                    d -= 1
+                score = -self.node(
+                    w2, b2, k2, not turn, h2, d, -alpha - 1, -alpha, ply + 1, qp2, ek2, ep2
+                )
+                if score > alpha and (d < new_depth or score < beta):
                     score = -self.node(
                         w2, b2, k2, not turn, h2, new_depth, -beta, -alpha, ply + 1, qp2, ek2, ep2
                     )
-                else:
-                    d = new_depth
-                    # late quiet moves at enough depth: search a ply shallower first
-                    if (
-                        i >= 3
-                        and depth >= 3
-                        and not capture
-                        and not pv_node
-                        and not to & crown
-                        and n_moves > 1
-                    ):
-                        d -= 1
-                    score = -self.node(
-                        w2, b2, k2, not turn, h2, d, -alpha - 1, -alpha, ply + 1, qp2, ek2, ep2
-                    )
-                    if score > alpha and (d < new_depth or score < beta):
-                        score = -self.node(
-                            w2,
-                            b2,
-                            k2,
-                            not turn,
-                            h2,
-                            new_depth,
-                            -beta,
-                            -alpha,
-                            ply + 1,
-                            qp2,
-                            ek2,
-                            ep2,
-                        )
-                if score > best:
-                    best = score
-                    best_move = m
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            if not capture:
-                                ks = self.killers[ply]
-                                if ks[0] != m:
-                                    ks[1] = ks[0]
-                                    ks[0] = m
-                                hk = frm | to
-                                self.history[hk] = self.history.get(hk, 0) + depth * depth
-                            break
-        finally:
-            self.path.pop()
+            if score > best:
+                best = score
+                best_move = (fi | ti << 6) + 1
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        if not capture:
+                            kp = 2 * ply
+                            if self.killers[kp] != best_move:
+                                self.killers[kp + 1] = self.killers[kp]
+                                self.killers[kp] = best_move
+                            hk = fi << 6 | ti
+                            self.history[hk] += depth * depth
+                        break
+            j += 1
+        self.plen -= 1
         if best >= beta:
             flag = _LOWER
         elif best > alpha0:
@@ -645,58 +887,49 @@ class Searcher:
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
-        self.tt[key] = (depth, flag, stored, 0, best_move)
+        if self.tt_key[slot] == 0:
+            self.tt_used += 1
+        self.tt_key[slot] = key
+        self.tt_data[slot] = depth | flag << 8 | (stored + SCORE_BIAS) << 10 | best_move << 26
         return best
 
-    def order(
+    def root_node(
         self,
-        moves: list[RawMove],
-        capture: bool,
-        hash_move: RawMove | None,
-        ply: int,
-        kings: int,
+        white: i64,
+        black: i64,
+        kings: i64,
         turn: bool,
-    ) -> None:
-        """Sort ``moves`` best first (see the module docstring)."""
-        if capture:
-            keyed = [
-                ((m[2].bit_count() << 20) + (1 << 30 if m == hash_move else 0), m) for m in moves
-            ]
-        else:
-            k0, k1 = self.killers[ply]
-            hist = self.history
-            crown = self.white_crown if turn else self.black_crown
-            keyed = []
-            for m in moves:
-                frm, to, _cap = m
-                if m == hash_move:
-                    s = 1 << 30
-                elif m == k0:
-                    s = 1 << 28
-                elif m == k1:
-                    s = 1 << 27
-                else:
-                    s = hist.get(frm | to, 0)
-                    if to & crown and not kings & frm:
-                        s += 1 << 26
-                keyed.append((s, m))
-        keyed.sort(key=_first, reverse=True)
-        moves[:] = [m for _s, m in keyed]
-
-
-def _first(item: tuple[int, RawMove]) -> int:
-    return item[0]
-
-
-def _cap_count(m: RawMove) -> int:
-    return m[2].bit_count()
+        h: i64,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        qp: i64,
+        ek: i64,
+        ep: i64,
+    ) -> int:
+        """:meth:`node` of a root move's child (ply 1), callable from Python."""
+        return self.node(white, black, kings, turn, h, depth, alpha, beta, 1, qp, ek, ep)
 
 
 def _root_state(board: BaseBoard, s: Searcher) -> tuple[int, int, int]:
     """The root's quiet plies, endgame code and endgame plies; fills the repetition path."""
-    tab = s.tab
-    s.path = [_raw_hash(w, b, k, t, tab) for (w, b, k, t) in board._history[:-1]]
+    hashes = [_raw_hash(w, b, k, t) for (w, b, k, t) in board._history[:-1]]
+    s.path = hashes + [0] * (MAX_PLY + 4)
+    s.plen = len(hashes)
     return board.quiet_plies, _endgame_code(board.endgame_key), board.endgame_plies
+
+
+def _child_of_root(
+    s: Searcher, white: int, black: int, kings: int, turn: bool, h: int, m: RawMove
+) -> tuple[int, int, int, int]:
+    """A root move's child and its hash (the root's moves are raw moves: their slot is the
+    last of the move stack, never used below the root)."""
+    j = (MAX_PLY + 1) * MAXM
+    s.mv_frm[j] = m[0].bit_length() - 1
+    s.mv_to[j] = m[1].bit_length() - 1
+    s.mv_cap[j] = m[2]
+    w2, b2, k2, h2 = s.child(white, black, kings, turn, h, j)
+    return int(w2), int(b2), int(k2), int(h2)
 
 
 def search(
@@ -748,7 +981,7 @@ def search(
     s.eg_max = s.eg.max_pieces if s.eg is not None else 0
     qp, ek, ep = _root_state(board, s)
     white, black, kings, turn = board.white, board.black, board.kings, board.turn
-    h = _raw_hash(white, black, kings, turn, s.tab)
+    h = _raw_hash(white, black, kings, turn)
     c = s.core
     root = c.moves(white, black, kings, turn)
     if seed is not None:
@@ -757,14 +990,14 @@ def search(
     # the children's counters
     children: list[tuple[RawMove, int, int, int, int, int, int, int]] = []
     for m in root:
-        w2, b2, k2 = c.make(white, black, kings, turn, m)
+        w2, b2, k2, h2 = _child_of_root(s, white, black, kings, turn, h, m)
         qp2 = 0 if m[2] or not kings & m[0] else qp + 1
         if (w2 | b2).bit_count() <= 5:
             ek2 = s.endgame_code(w2, b2, k2)
             ep2 = ep + 1 if ek2 == ek else 0
         else:
             ek2 = ep2 = 0
-        children.append((m, w2, b2, k2, s.child_hash(h, kings, turn, m), qp2, ek2, ep2))
+        children.append((m, w2, b2, k2, h2, qp2, ek2, ep2))
     if not _margin and s.eg is not None:
         known = _endgame_root(s, children, turn)
         if known is not None:
@@ -781,7 +1014,8 @@ def search(
     best_score = 0
     done_depth = 0
     scores: dict[RawMove, int] = {}
-    s.path.append(h)
+    s.path[s.plen] = h
+    s.plen += 1
     if len(root) == 1:
         max_depth = min(max_depth, 1)
     iter_best = best_move
@@ -797,27 +1031,15 @@ def search(
                 if i == 0 or _margin:
                     # every move gets an exact score when a weak level will choose among them
                     lo = -INF if _margin else -beta
-                    score = -s.node(
-                        w2,
-                        b2,
-                        k2,
-                        not turn,
-                        h2,
-                        d - 1,
-                        lo,
-                        -alpha if not _margin else INF,
-                        1,
-                        qp2,
-                        ek2,
-                        ep2,
-                    )
+                    hi = -alpha if not _margin else INF
+                    score = -s.root_node(w2, b2, k2, not turn, h2, d - 1, lo, hi, qp2, ek2, ep2)
                 else:
-                    score = -s.node(
-                        w2, b2, k2, not turn, h2, d - 1, -alpha - 1, -alpha, 1, qp2, ek2, ep2
+                    score = -s.root_node(
+                        w2, b2, k2, not turn, h2, d - 1, -alpha - 1, -alpha, qp2, ek2, ep2
                     )
                     if score > alpha:
-                        score = -s.node(
-                            w2, b2, k2, not turn, h2, d - 1, -beta, -alpha, 1, qp2, ek2, ep2
+                        score = -s.root_node(
+                            w2, b2, k2, not turn, h2, d - 1, -beta, -alpha, qp2, ek2, ep2
                         )
                 iter_scores[m] = score
                 if score > iter_score:
@@ -838,13 +1060,13 @@ def search(
         if done_depth and not _margin and iter_score > -INF and iter_best != best_move:
             best_move, best_score = iter_best, iter_score
     finally:
-        s.path.pop()
+        s.plen -= 1
     if done_depth == 0:
         # not even depth 1 finished: score the moves by the static evaluation after them
         ev = s.ev
         best_score = -INF
         for m, w2, b2, k2, _h2, _qp2, _ek2, _ep2 in children:
-            sc = -ev.evaluate(w2, b2, k2, not turn)
+            sc = -int(ev.evaluate(w2, b2, k2, not turn))
             scores[m] = sc
             if sc > best_score:
                 best_score, best_move = sc, m
@@ -873,7 +1095,7 @@ def _endgame_root(
         v = s.eg_probe(w2, b2, k2, not turn)
         if v < 0:
             return None
-        score = -s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2)
+        score = -int(s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2))
         if best is None or score > best[1]:
             best = (m, score)
     return best
@@ -929,18 +1151,18 @@ def _principal_variation(
     pv = [by_bits[first]]
     b.push(pv[0])
     seen = {b.key()}
-    tab = s.tab
     while len(pv) < 32:
-        h = _raw_hash(b.white, b.black, b.kings, b.turn, tab)
+        h = _raw_hash(b.white, b.black, b.kings, b.turn)
         if b.quiet_plies:
             h ^= _QP_MIX[min(b.quiet_plies, 255)]
         if b.endgame_key and b.endgame_plies:
             h ^= _EP_MIX[min(b.endgame_plies, 255)]
-        entry = s.tt.get(h)
-        if entry is None or entry[4] is None:
+        slot = h & int(s.tt_mask)
+        if s.tt_key[slot] != h or not s.tt_data[slot] >> 26:
             break
-        bits = entry[4]
-        nxt = {(m._frm, m._to, m._cap): m for m in b.generate_legal_moves()}.get(bits)
+        packed = (s.tt_data[slot] >> 26) - 1
+        frm, to = 1 << (packed & 63), 1 << (packed >> 6)
+        nxt = next((m for m in b.generate_legal_moves() if m._frm == frm and m._to == to), None)
         if nxt is None:
             break
         b.push(nxt)
