@@ -41,7 +41,7 @@ True
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, final
+from typing import TYPE_CHECKING, Final, final
 
 from ._core import popcount
 from .baseboard import BaseBoard
@@ -53,7 +53,7 @@ if TYPE_CHECKING:  # a machine word when compiled (see dama._core)
 
 #: a king's worth in centi-men, per variant (measured by self-play, see the module docstring)
 KING_VALUE: dict[str, int] = {"czech": 300, "brazilian": 300, "international": 300}
-MAN_VALUE = 100
+MAN_VALUE: Final = 100
 
 
 @final
@@ -65,11 +65,20 @@ class Evaluator:
     size: i64
     rows_w: list[int]  #: rows as White advances: rows_w[i] = squares i rows from White's back row
     rows_b: list[int]
-    #: advancement: the rows a man can stand on (1 .. size - 2 rows advanced) and their weights
-    adv_w: list[i64]
-    adv_b: list[i64]
-    adv_k: list[i64]
-    n_adv: i64
+    #: advancement as bit planes: ``adv_w0`` the squares whose weight (for a White man) has bit 0
+    #: set, and so on (weights below 64): six popcounts a side, no table read
+    adv_w0: i64
+    adv_w1: i64
+    adv_w2: i64
+    adv_w3: i64
+    adv_w4: i64
+    adv_w5: i64
+    adv_b0: i64
+    adv_b1: i64
+    adv_b2: i64
+    adv_b3: i64
+    adv_b4: i64
+    adv_b5: i64
     centre: i64
     back_w: i64
     back_b: i64
@@ -134,10 +143,18 @@ class Evaluator:
         self.dist_w, self.dist_b = dist_w, dist_b
         # rows advanced 0..n-2 (a man on the last row is a king)
         adv = [0, 1, 3, 5, 8, 11, 15, 20, 26, 32][: n - 1] + [0]
-        self.adv_w = [rows_w[i] for i in range(1, n - 1)]
-        self.adv_b = [rows_b[i] for i in range(1, n - 1)]
-        self.adv_k = [adv[i] for i in range(1, n - 1)]
-        self.n_adv = n - 2
+        planes_w = [0] * 6
+        planes_b = [0] * 6
+        for i in range(1, n - 1):
+            assert 0 <= adv[i] < 64
+            for k in range(6):
+                if adv[i] >> k & 1:
+                    planes_w[k] |= rows_w[i]
+                    planes_b[k] |= rows_b[i]
+        self.adv_w0, self.adv_w1, self.adv_w2 = planes_w[0], planes_w[1], planes_w[2]
+        self.adv_w3, self.adv_w4, self.adv_w5 = planes_w[3], planes_w[4], planes_w[5]
+        self.adv_b0, self.adv_b1, self.adv_b2 = planes_b[0], planes_b[1], planes_b[2]
+        self.adv_b3, self.adv_b4, self.adv_b5 = planes_b[3], planes_b[4], planes_b[5]
         self.zone_w = rows_w[n - 2] | rows_w[n - 3] | rows_w[n - 4]
         self.zone_b = rows_b[n - 2] | rows_b[n - 3] | rows_b[n - 4]
 
@@ -162,11 +179,15 @@ class Evaluator:
         if score:
             score += _div(score * (mt - pieces), 5 * mt)
         # advancement, stronger as men come off
-        a: i64 = 0
-        i: i64 = 0
-        while i < self.n_adv:
-            a += self.adv_k[i] * (popcount(wm & self.adv_w[i]) - popcount(bm & self.adv_b[i]))
-            i += 1
+        a = (
+            popcount(wm & self.adv_w0)
+            - popcount(bm & self.adv_b0)
+            + ((popcount(wm & self.adv_w1) - popcount(bm & self.adv_b1)) * 2)
+            + ((popcount(wm & self.adv_w2) - popcount(bm & self.adv_b2)) * 4)
+            + ((popcount(wm & self.adv_w3) - popcount(bm & self.adv_b3)) * 8)
+            + ((popcount(wm & self.adv_w4) - popcount(bm & self.adv_b4)) * 16)
+            + ((popcount(wm & self.adv_w5) - popcount(bm & self.adv_b5)) * 32)
+        )
         score += _div(a * (2 * mt - men), mt)
         # centre
         centre = self.centre

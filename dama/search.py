@@ -13,8 +13,8 @@ variant, :func:`level_for`: some variants step their levels by other node limits
 Search
 ======
 
-* A transposition table in two preallocated arrays (keys and packed entries: depth, bound, score,
-  move), keyed on a Zobrist hash of the position updated move by move, mixed with the draw-rule
+* A transposition table in preallocated arrays (a check of the key, the depth, bound and score,
+  the move), keyed on a Zobrist hash of the position updated move by move, mixed with the draw-rule
   counters when they run, so that a score that depends on a count is not reused where the count
   differs.
 * Quiescence: captures are compulsory, so a leaf where the side to move must capture is searched
@@ -40,13 +40,15 @@ How it is built (issue 52)
 Everything below the root runs on typed data, in the same source for mypyc and for pure Python:
 the position is four ``i64`` values (``white``, ``black``, ``kings``, ``turn``) passed down the
 recursion (a child is made by a few xors: nothing to undo), the moves of each ply are written
-into one preallocated move stack (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the captured
-pieces, ``mv_score``: the ordering key, ``MAXM`` slots per ply), the killers, the history and the
-repetition path are preallocated arrays too, and the :class:`Searcher` is a ``@final`` class with
-typed attributes (a C struct when compiled). A search allocates nothing per node but the moves of
-a capture, which come from :meth:`dama._core.Core.captures` (the one place where the variant's
-capture rules live). The previous search, kept as :mod:`dama.search_v1`, is the reference that
-``make bench`` measures this one against.
+on one move stack reused by every node (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the
+captured pieces, ``mv_key``: the ordering key), the killers, the history, the repetition path and
+the transposition table are preallocated arrays too, and the :class:`Searcher` is a ``@final``
+class with typed attributes (a C struct when compiled). No list, tuple or dict is made per node
+but for the moves of a capture, which come from :meth:`dama._core.Core.captures` (the one place
+where the variant's capture rules live). The arrays are Python lists of ints, so that the source
+stays one for both builds: the values they hold are kept below ``2 ** 30`` where it matters (one
+digit of a Python int, read without a slow conversion). The previous search, kept as
+:mod:`dama.search_v1`, is the reference that ``make bench`` measures this one against.
 
 Draw rules inside the search
 ============================
@@ -69,7 +71,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, final
 
-from ._core import ONE, Core, RawMove, core, popcount
+from ._core import Core, RawMove, core, popcount
 from .baseboard import BaseBoard, Move
 from .egtb import Lookup
 from .endgames import Tables, default_tables
@@ -88,8 +90,16 @@ MAX_PLY: Final = 128
 #: move slots per ply in the move stack: the most quiet moves a position can have is 20 pieces
 #: with 17 squares each (340, international); captures beyond it are cut (never met)
 MAXM: Final = 384
-#: the transposition table holds ``2 ** TT_BITS`` entries (two machine words each when compiled)
+#: the transposition table holds at most ``2 ** TT_BITS`` entries (fewer for a search with a
+#: small node limit: :func:`tt_bits`)
 TT_BITS: Final = 18
+#: an ordering key is ``score << KEY_SHIFT | (KEY_SLOT - offset)``: the move's offset in its
+#: ply's slots rides along, so that picking the next move swaps one array item (and equal
+#: scores go in the order generated)
+KEY_SHIFT: Final = 9
+KEY_SLOT: Final = 511
+#: the history's part of an ordering key, at most (below the bonus of a crowning move, 1 << 17)
+HISTORY_MAX: Final = (1 << 17) - 1
 #: with a time limit, a new iteration starts while less than this share of the time is spent:
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
@@ -102,13 +112,16 @@ _UPPER: Final = 2
 SCORE_BIAS: Final = 32768
 
 _RNG = random.Random(52)
-#: Zobrist keys, 62 bits (a machine word, and xors of them stay one): ``ZOBRIST[64 * kind + bit]``
-#: with kind 0 White man, 1 White king, 2 Black man, 3 Black king
-ZOBRIST: list[int] = [_RNG.getrandbits(62) for _ in range(4 * 64)]
-Z_BLACK: int = _RNG.getrandbits(62)
-#: hash mixers for the draw-rule counters (quiet plies, endgame plies)
-_QP_MIX: list[int] = [0] + [_RNG.getrandbits(62) for _ in range(255)]
-_EP_MIX: list[int] = [0] + [_RNG.getrandbits(62) for _ in range(255)]
+#: Zobrist keys of 60 bits, kept as two halves of 30 bits (an int below ``2 ** 30`` is one digit
+#: of a Python int: compiled code reads it from a list without a slow conversion):
+#: ``ZOB_LO[i] | ZOB_HI[i] << 30`` is the key of ``i = 64 * kind + bit``, kind 0 White man, 1
+#: White king, 2 Black man, 3 Black king
+ZOB_LO: list[int] = [_RNG.getrandbits(30) for _ in range(4 * 64)]
+ZOB_HI: list[int] = [_RNG.getrandbits(30) for _ in range(4 * 64)]
+Z_BLACK: int = _RNG.getrandbits(60)
+#: hash mixers for the draw-rule counters (quiet plies, endgame plies): ``m | m << 30``
+_QP_MIX: list[int] = [0] + [_RNG.getrandbits(30) for _ in range(255)]
+_EP_MIX: list[int] = [0] + [_RNG.getrandbits(30) for _ in range(255)]
 
 
 @dataclass(frozen=True)
@@ -180,17 +193,31 @@ def level_for(variant: str, number: int) -> Level:
     return lv if nodes is None else replace(lv, nodes=nodes)
 
 
+def tt_bits(nodes: int | None) -> int:
+    """The size of the transposition table (a power of two) for a search of at most ``nodes``
+    nodes: twice as many entries, between ``2 ** 12`` and ``2 ** TT_BITS`` (a new table is
+    filled with zeros, which costs time in a short search).
+
+    >>> tt_bits(None), tt_bits(400), tt_bits(40_000)
+    (18, 12, 17)
+    """
+    if nodes is None:
+        return TT_BITS
+    return max(12, min(TT_BITS, (2 * nodes).bit_length()))
+
+
 class _Stop(Exception):
     """A limit ran out inside an iteration."""
 
 
 def _raw_hash(white: int, black: int, kings: int, turn: bool) -> int:
-    """The search's Zobrist hash of a position (see :data:`ZOBRIST`)."""
+    """The search's Zobrist hash of a position (see :data:`ZOB_LO`)."""
     h = 0 if turn else Z_BLACK
     for kind, bb in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
         while bb:
             low = bb & -bb
-            h ^= ZOBRIST[64 * kind + low.bit_length() - 1]
+            i = 64 * kind + low.bit_length() - 1
+            h ^= ZOB_LO[i] | ZOB_HI[i] << 30
             bb ^= low
     return h
 
@@ -236,7 +263,7 @@ class Memory:
         """How many positions the table holds."""
         return 0 if self.searcher is None else int(self.searcher.tt_used)
 
-    def _searcher(self, variant: Variant, ev: Evaluator | None) -> Searcher:
+    def _searcher(self, variant: Variant, ev: Evaluator | None, bits: int = TT_BITS) -> Searcher:
         s = self.searcher
         if (
             s is not None
@@ -246,7 +273,7 @@ class Memory:
         ):
             s.reset()
             return s
-        s = Searcher(variant, ev)
+        s = Searcher(variant, ev, bits)
         self.searcher = s
         return s
 
@@ -258,22 +285,31 @@ class Searcher:
     core: Core
     ev: Evaluator
     variant: Variant
-    zob: list[i64]
+    zob_lo: list[i64]
+    zob_hi: list[i64]
     z_black: i64
     qp_mix: list[i64]
     ep_mix: list[i64]
-    tt_key: list[i64]
-    #: packed: depth (8 bits) | bound << 8 | (score + SCORE_BIAS) << 10 | (move + 1) << 26, the
-    #: move being ``from_bit | to_bit << 6``
+    #: the table, three arrays of values below ``2 ** 30`` (see :data:`ZOB_LO`), by the low
+    #: ``TT_BITS`` of the key: its high 30 bits (the check), the entry packed as depth (8 bits) |
+    #: bound << 8 | (score + SCORE_BIAS) << 10 (0: empty), the best move + 1 (0: none), a move
+    #: being ``from_bit | to_bit << 6``
+    tt_check: list[i64]
     tt_data: list[i64]
+    tt_move: list[i64]
     tt_mask: i64
     #: entries filled (:meth:`Memory.positions`)
     tt_used: i64
-    #: the move stack: ``MAXM`` slots per ply
+    #: the move stack: a ply's moves from ``sp`` on (the stack grows by ``MAXM`` slots when a ply
+    #: could pass its end); bit indexes, captured pieces (written for captures only), ordering keys
     mv_frm: list[i64]
     mv_to: list[i64]
     mv_cap: list[i64]
-    mv_score: list[i64]
+    mv_key: list[i64]
+    sp: i64
+    slots: i64
+    #: one bit (see ``ONE`` in :mod:`dama._core`)
+    one: i64
     #: two per ply, packed moves + 1 (0: none)
     killers: list[i64]
     #: by ``64 * from_bit + to_bit``
@@ -305,25 +341,30 @@ class Searcher:
     #: positions answered by the databases
     eg_hits: i64
 
-    def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
+    def __init__(self, variant: Variant, ev: Evaluator | None = None, bits: int = TT_BITS) -> None:
         c = core(variant)
         g = c.geo
         self.core = c
         self.ev = evaluator(variant) if ev is None else ev
         self.variant = variant
-        self.zob = list(ZOBRIST)
+        self.zob_lo = list(ZOB_LO)
+        self.zob_hi = list(ZOB_HI)
         self.z_black = Z_BLACK
         self.qp_mix = list(_QP_MIX)
         self.ep_mix = list(_EP_MIX)
-        self.tt_key = [0] * (1 << TT_BITS)
-        self.tt_data = [0] * (1 << TT_BITS)
-        self.tt_mask = (1 << TT_BITS) - 1
+        self.tt_check = [0] * (1 << bits)
+        self.tt_data = [0] * (1 << bits)
+        self.tt_move = [0] * (1 << bits)
+        self.tt_mask = (1 << bits) - 1
         self.tt_used = 0
-        slots = (MAX_PLY + 2) * MAXM
-        self.mv_frm = [0] * slots
-        self.mv_to = [0] * slots
-        self.mv_cap = [0] * slots
-        self.mv_score = [0] * slots
+        self.mv_frm = []
+        self.mv_to = []
+        self.mv_cap = []
+        self.mv_key = []
+        self.sp = 0
+        self.slots = 0
+        self.grow()
+        self.one = 1
         self.killers = [0] * (2 * (MAX_PLY + 2))
         self.history = [0] * (64 * 64)
         self.path = []
@@ -366,6 +407,7 @@ class Searcher:
             i += 1
         self.path = []
         self.plen = 0
+        self.sp = 0
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -471,6 +513,15 @@ class Searcher:
         return bool(self.core.captures(white, black, kings, turn))
 
     # -- the move stack -----------------------------------------------------------------------
+    def grow(self) -> None:
+        """Room for four more plies of ``MAXM`` moves on the move stack."""
+        more = [0] * (4 * MAXM)
+        self.mv_frm.extend(more)
+        self.mv_to.extend(more)
+        self.mv_cap.extend(more)
+        self.mv_key.extend(more)
+        self.slots += 4 * MAXM
+
     def gen_captures(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
         """Write the legal captures into the move stack from ``base``; how many (0: none)."""
         if turn:
@@ -497,12 +548,11 @@ class Searcher:
 
     def gen_quiets(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
         """Write the quiet moves into the move stack from ``base`` (men by direction, then
-        kings); how many."""
+        kings); how many (their ``mv_cap`` is not written: 0)."""
         occ = white | black
         empty = self.valid & ~occ
         frm_a = self.mv_frm
         to_a = self.mv_to
-        cap_a = self.mv_cap
         j = base
         if turn:
             own = white
@@ -515,7 +565,6 @@ class Searcher:
                 ti = popcount(low - 1)
                 frm_a[j] = ti + s
                 to_a[j] = ti
-                cap_a[j] = 0
                 j += 1
             s = self.s_ur
             t = (men >> s) & empty
@@ -525,7 +574,6 @@ class Searcher:
                 ti = popcount(low - 1)
                 frm_a[j] = ti + s
                 to_a[j] = ti
-                cap_a[j] = 0
                 j += 1
         else:
             own = black
@@ -538,7 +586,6 @@ class Searcher:
                 ti = popcount(low - 1)
                 frm_a[j] = ti - s
                 to_a[j] = ti
-                cap_a[j] = 0
                 j += 1
             s = self.s_dr
             t = (men << s) & empty
@@ -548,7 +595,6 @@ class Searcher:
                 ti = popcount(low - 1)
                 frm_a[j] = ti - s
                 to_a[j] = ti
-                cap_a[j] = 0
                 j += 1
         kk = own & kings
         while kk:
@@ -564,21 +610,19 @@ class Searcher:
                         break
                     frm_a[j] = kb
                     to_a[j] = t2
-                    cap_a[j] = 0
                     j += 1
                     r += 1
         return j - base
 
     def child(
-        self, white: i64, black: i64, kings: i64, turn: bool, h: i64, j: i64
+        self, white: i64, black: i64, kings: i64, turn: bool, h: i64, fi: i64, ti: i64, cap: i64
     ) -> tuple[i64, i64, i64, i64]:
-        """The position after the move in slot ``j`` and its hash: (white, black, kings, hash)."""
-        fi = self.mv_frm[j]
-        ti = self.mv_to[j]
-        cap = self.mv_cap[j]
-        frm = ONE << fi
-        to = ONE << ti
-        z = self.zob
+        """The position after the move from bit ``fi`` to bit ``ti`` taking ``cap``, and its
+        hash: (white, black, kings, hash)."""
+        frm = self.one << fi
+        to = self.one << ti
+        zl = self.zob_lo
+        zh = self.zob_hi
         h ^= self.z_black
         if turn:
             man: i64 = 0
@@ -589,62 +633,61 @@ class Searcher:
             opp_man = 0
             crown = self.black_crown
         if kings & frm:
-            h ^= z[man + 64 + fi] ^ z[man + 64 + ti]
+            a = man + 64 + fi
+            b = man + 64 + ti
+            h ^= (zl[a] ^ zl[b]) | (zh[a] ^ zh[b]) << 30
             k2 = (kings & ~frm & ~cap) | to
         else:
-            h ^= z[man + fi]
+            a = man + fi
+            b = man + 64 + ti if to & crown else man + ti
+            h ^= (zl[a] ^ zl[b]) | (zh[a] ^ zh[b]) << 30
             if to & crown:
-                h ^= z[man + 64 + ti]
                 k2 = (kings & ~cap) | to
             else:
-                h ^= z[man + ti]
                 k2 = kings & ~cap
         c = cap
         while c:
             low = c & -c
             c ^= low
-            b = popcount(low - 1)
+            b = opp_man + popcount(low - 1)
             if kings & low:
-                h ^= z[opp_man + 64 + b]
-            else:
-                h ^= z[opp_man + b]
+                b += 64
+            h ^= zl[b] | zh[b] << 30
         if turn:
             return (white & ~frm) | to, black & ~cap, k2, h
         return white & ~cap, (black & ~frm) | to, k2, h
 
-    def pick(self, j: i64, end: i64) -> None:
-        """Bring the best scored move of slots ``j .. end - 1`` to slot ``j`` (the first of
-        equal ones)."""
-        sc = self.mv_score
-        best = sc[j]
+    def pick(self, j: i64, end: i64) -> i64:
+        """Bring the highest ordering key of slots ``j .. end - 1`` to slot ``j``; the offset
+        of its move (see :data:`KEY_SHIFT`)."""
+        keys = self.mv_key
+        best = keys[j]
         at = j
         k = j + 1
         while k < end:
-            v = sc[k]
+            v = keys[k]
             if v > best:
                 best = v
                 at = k
             k += 1
         if at != j:
-            fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
-            fa[j], fa[at] = fa[at], fa[j]
-            ta[j], ta[at] = ta[at], ta[j]
-            ca[j], ca[at] = ca[at], ca[j]
-            sc[j], sc[at] = sc[at], sc[j]
+            keys[at] = keys[j]
+            keys[j] = best
+        return KEY_SLOT - (best & KEY_SLOT)
 
     def score_moves(
         self, base: i64, n: i64, capture: bool, hash_move: i64, ply: i64, kings: i64, turn: bool
     ) -> None:
         """The ordering keys of the ``n`` moves from ``base`` (see the module docstring)."""
-        fa, ta, ca, sc = self.mv_frm, self.mv_to, self.mv_cap, self.mv_score
+        fa, ta, ca, sc = self.mv_frm, self.mv_to, self.mv_cap, self.mv_key
         end = base + n
         j = base
         if capture:
             while j < end:
-                s = popcount(ca[j]) << 20
+                s = popcount(ca[j]) << 14
                 if hash_move and (fa[j] | ta[j] << 6) + 1 == hash_move:
-                    s += 1 << 30
-                sc[j] = s
+                    s += 1 << 20
+                sc[j] = s << KEY_SHIFT | (KEY_SLOT - (j - base))
                 j += 1
             return
         k0 = self.killers[2 * ply]
@@ -656,16 +699,18 @@ class Searcher:
             ti = ta[j]
             pm = (fi | ti << 6) + 1
             if pm == hash_move:
-                s = 1 << 30
+                s = 1 << 20
             elif pm == k0:
-                s = 1 << 28
+                s = 1 << 19
             elif pm == k1:
-                s = 1 << 27
+                s = 1 << 18
             else:
                 s = hist[fi << 6 | ti]
+                if s > HISTORY_MAX:
+                    s = HISTORY_MAX
                 if (crown >> ti) & 1 and not (kings >> fi) & 1:
-                    s += 1 << 26
-            sc[j] = s
+                    s += 1 << 17
+            sc[j] = s << KEY_SHIFT | (KEY_SLOT - (j - base))
             j += 1
 
     # -- limits -------------------------------------------------------------------------------
@@ -697,7 +742,9 @@ class Searcher:
                 return self.eg_score(
                     v, white, black, kings, ply, 0, self.endgame_code(white, black, kings), 0
                 )
-        base = ply * MAXM
+        base = self.sp
+        if base + MAXM > self.slots:
+            self.grow()
         n = self.gen_captures(white, black, kings, turn, base)
         if not n:
             if not self.has_move(white, black, kings, turn):
@@ -706,17 +753,19 @@ class Searcher:
         if ply >= MAX_PLY:
             return self.ev.evaluate(white, black, kings, turn)
         end = base + n
+        self.sp = end
         if n > 1:
             j = base
             while j < end:
-                self.mv_score[j] = popcount(self.mv_cap[j])
+                self.mv_key[j] = popcount(self.mv_cap[j]) << KEY_SHIFT | (KEY_SLOT - (j - base))
                 j += 1
         best: i64 = -INF
         j = base
         while j < end:
-            if n > 1:
-                self.pick(j, end)
-            w2, b2, k2, _h2 = self.child(white, black, kings, turn, 0, j)
+            at = base + self.pick(j, end) if n > 1 else j
+            w2, b2, k2, _h2 = self.child(
+                white, black, kings, turn, 0, self.mv_frm[at], self.mv_to[at], self.mv_cap[at]
+            )
             score = -self.quiesce(w2, b2, k2, not turn, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
@@ -725,6 +774,7 @@ class Searcher:
                     if score >= beta:
                         break
             j += 1
+        self.sp = base
         return best
 
     def node(
@@ -777,15 +827,18 @@ class Searcher:
             return alpha
         key = h
         if qp:
-            key ^= self.qp_mix[qp if qp < 256 else 255]
+            mix = self.qp_mix[qp if qp < 256 else 255]
+            key ^= mix | mix << 30
         if ep:
-            key ^= self.ep_mix[ep if ep < 256 else 255]
+            mix = self.ep_mix[ep if ep < 256 else 255]
+            key ^= mix | mix << 30
         slot = key & self.tt_mask
+        check = key >> 30
         hash_move: i64 = 0
         pv_node = beta - alpha > 1
-        if self.tt_key[slot] == key:
-            data = self.tt_data[slot]
-            hash_move = data >> 26
+        data = self.tt_data[slot]
+        if data and self.tt_check[slot] == check:
+            hash_move = self.tt_move[slot]
             if (data & 255) >= depth and not pv_node:
                 e_score = ((data >> 10) & 0xFFFF) - SCORE_BIAS
                 if e_score > MATE_BOUND:
@@ -799,7 +852,9 @@ class Searcher:
                     return e_score
                 if e_flag == _UPPER and e_score <= alpha:
                     return e_score
-        base = ply * MAXM
+        base = self.sp
+        if base + MAXM > self.slots:
+            self.grow()
         n_moves = self.gen_captures(white, black, kings, turn, base)
         capture = n_moves > 0
         if not capture:
@@ -821,14 +876,14 @@ class Searcher:
         self.path[self.plen] = h
         self.plen += 1
         end = base + n_moves
+        self.sp = end
         j = base
         while j < end:
-            if n_moves > 1:
-                self.pick(j, end)
-            fi = self.mv_frm[j]
-            ti = self.mv_to[j]
-            cap = self.mv_cap[j]
-            w2, b2, k2, h2 = self.child(white, black, kings, turn, h, j)
+            at = base + self.pick(j, end) if n_moves > 1 else j
+            fi = self.mv_frm[at]
+            ti = self.mv_to[at]
+            cap = self.mv_cap[at] if capture else 0
+            w2, b2, k2, h2 = self.child(white, black, kings, turn, h, fi, ti, cap)
             qp2 = 0 if cap or not (kings >> fi) & 1 else qp + 1
             ek2: i64 = 0
             ep2: i64 = 0
@@ -875,6 +930,7 @@ class Searcher:
                             self.history[hk] += depth * depth
                         break
             j += 1
+        self.sp = base
         self.plen -= 1
         if best >= beta:
             flag = _LOWER
@@ -887,10 +943,11 @@ class Searcher:
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
-        if self.tt_key[slot] == 0:
+        if not self.tt_data[slot]:
             self.tt_used += 1
-        self.tt_key[slot] = key
-        self.tt_data[slot] = depth | flag << 8 | (stored + SCORE_BIAS) << 10 | best_move << 26
+        self.tt_check[slot] = check
+        self.tt_data[slot] = depth | flag << 8 | (stored + SCORE_BIAS) << 10
+        self.tt_move[slot] = best_move
         return best
 
     def root_node(
@@ -922,13 +979,9 @@ def _root_state(board: BaseBoard, s: Searcher) -> tuple[int, int, int]:
 def _child_of_root(
     s: Searcher, white: int, black: int, kings: int, turn: bool, h: int, m: RawMove
 ) -> tuple[int, int, int, int]:
-    """A root move's child and its hash (the root's moves are raw moves: their slot is the
-    last of the move stack, never used below the root)."""
-    j = (MAX_PLY + 1) * MAXM
-    s.mv_frm[j] = m[0].bit_length() - 1
-    s.mv_to[j] = m[1].bit_length() - 1
-    s.mv_cap[j] = m[2]
-    w2, b2, k2, h2 = s.child(white, black, kings, turn, h, j)
+    """A root move's child and its hash."""
+    fi, ti = m[0].bit_length() - 1, m[1].bit_length() - 1
+    w2, b2, k2, h2 = s.child(white, black, kings, turn, h, fi, ti, m[2])
     return int(w2), int(b2), int(k2), int(h2)
 
 
@@ -964,12 +1017,13 @@ def search(
     if not legal:
         raise ValueError("the game is over: the side to move has no legal move")
     by_bits = {(m._frm, m._to, m._cap): m for m in legal}
-    if memory is None:
-        s = Searcher(board.variant, _evaluator)
-    else:
-        s = memory._searcher(board.variant, _evaluator)
     if depth is None and seconds is None and nodes is None:
         seconds = 1.0
+    bits = tt_bits(nodes if seconds is None and depth is None else None)
+    if memory is None:
+        s = Searcher(board.variant, _evaluator, bits)
+    else:
+        s = memory._searcher(board.variant, _evaluator, bits)
     max_depth = depth if depth is not None else 64
     if seconds is not None:
         s.deadline = t0 + seconds
@@ -1154,13 +1208,15 @@ def _principal_variation(
     while len(pv) < 32:
         h = _raw_hash(b.white, b.black, b.kings, b.turn)
         if b.quiet_plies:
-            h ^= _QP_MIX[min(b.quiet_plies, 255)]
+            mix = _QP_MIX[min(b.quiet_plies, 255)]
+            h ^= mix | mix << 30
         if b.endgame_key and b.endgame_plies:
-            h ^= _EP_MIX[min(b.endgame_plies, 255)]
+            mix = _EP_MIX[min(b.endgame_plies, 255)]
+            h ^= mix | mix << 30
         slot = h & int(s.tt_mask)
-        if s.tt_key[slot] != h or not s.tt_data[slot] >> 26:
+        if not s.tt_data[slot] or s.tt_check[slot] != h >> 30 or not s.tt_move[slot]:
             break
-        packed = (s.tt_data[slot] >> 26) - 1
+        packed = s.tt_move[slot] - 1
         frm, to = 1 << (packed & 63), 1 << (packed >> 6)
         nxt = next((m for m in b.generate_legal_moves() if m._frm == frm and m._to == to), None)
         if nxt is None:
