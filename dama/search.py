@@ -195,15 +195,16 @@ def level_for(variant: str, number: int) -> Level:
 
 def tt_bits(nodes: int | None) -> int:
     """The size of the transposition table (a power of two) for a search of at most ``nodes``
-    nodes: twice as many entries, between ``2 ** 12`` and ``2 ** TT_BITS`` (a new table is
-    filled with zeros, which costs time in a short search).
+    nodes: at least as many entries (most nodes are leaves of the quiescence search, which are
+    not stored), between ``2 ** 12`` and ``2 ** TT_BITS`` (a new table is filled with zeros and
+    freed at the end, which costs time in a short search).
 
     >>> tt_bits(None), tt_bits(400), tt_bits(40_000)
-    (18, 12, 17)
+    (18, 12, 16)
     """
     if nodes is None:
         return TT_BITS
-    return max(12, min(TT_BITS, (2 * nodes).bit_length()))
+    return max(12, min(TT_BITS, nodes.bit_length()))
 
 
 class _Stop(Exception):
