@@ -311,6 +311,15 @@ class Searcher:
     slots: i64
     #: one bit (see ``ONE`` in :mod:`dama._core`)
     one: i64
+    #: the core's neighbour table (``nbr[4 * bit + direction]``: the neighbour + 1, 0 off the
+    #: board) and the variant's capture rules, for the captures of men (:meth:`man_captures`)
+    nbr: bytes
+    majority: bool
+    #: the first and last direction a man of each side captures in (0-1 up, 2-3 down, 0-3 all)
+    w_d0: i64
+    w_d1: i64
+    b_d0: i64
+    b_d1: i64
     #: two per ply, packed moves + 1 (0: none)
     killers: list[i64]
     #: by ``64 * from_bit + to_bit``
@@ -366,6 +375,10 @@ class Searcher:
         self.slots = 0
         self.grow()
         self.one = 1
+        self.nbr = c.nbr
+        self.majority = variant.majority_rule
+        self.w_d0, self.w_d1 = (0, 3) if variant.men_capture_backward else (0, 1)
+        self.b_d0, self.b_d1 = (0, 3) if variant.men_capture_backward else (2, 3)
         self.killers = [0] * (2 * (MAX_PLY + 2))
         self.history = [0] * (64 * 64)
         self.path = []
@@ -530,9 +543,12 @@ class Searcher:
         else:
             own, opp = black, white
         if not own & kings:
-            # no king: a few shifts tell whether a man can take at all
-            if not self.core._man_can_capture(own, opp, self.valid & ~(white | black), turn):
+            # no king: a few shifts tell whether a man can take at all, and the men's captures
+            # are written straight onto the stack
+            can = self.core._man_can_capture(own, opp, self.valid & ~(white | black), turn)
+            if not can:
                 return 0
+            return self.man_captures(white | black, opp, can, turn, base)
         caps = self.core.captures(white, black, kings, turn)
         n: i64 = len(caps)
         if n > MAXM:
@@ -545,6 +561,93 @@ class Searcher:
             self.mv_to[j] = popcount(m[1] - 1)
             self.mv_cap[j] = m[2]
             i += 1
+        return n
+
+    def man_captures(self, occ: i64, opp: i64, can: i64, turn: bool, base: i64) -> i64:
+        """The captures of the men ``can`` (the side to move has no king) written onto the stack
+        from ``base``, by the rules of :meth:`dama._core.Core.captures` (complete captures, the
+        majority rule, a move found by two routes listed once) and in its order; how many."""
+        d0 = self.w_d0 if turn else self.b_d0
+        d1 = self.w_d1 if turn else self.b_d1
+        n: i64 = 0
+        while can:
+            low = can & -can
+            can ^= low
+            b = popcount(low - 1)
+            n = self.man_jumps(base, n, b, b, occ ^ low, opp, 0, d0, d1)
+        if n > 1:
+            fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
+            end = base + n
+            if self.majority:
+                most: i64 = 0
+                j = base
+                while j < end:
+                    c = popcount(ca[j])
+                    if c > most:
+                        most = c
+                    j += 1
+                k = base
+                j = base
+                while j < end:
+                    if popcount(ca[j]) == most:
+                        fa[k], ta[k], ca[k] = fa[j], ta[j], ca[j]
+                        k += 1
+                    j += 1
+                end = k
+            # two routes can give the same move only when it takes two pieces or more
+            k = base
+            j = base
+            while j < end:
+                cj = ca[j]
+                dup = False
+                if cj & (cj - 1):
+                    i = base
+                    while i < k:
+                        if ca[i] == cj and fa[i] == fa[j] and ta[i] == ta[j]:
+                            dup = True
+                            break
+                        i += 1
+                if not dup:
+                    fa[k], ta[k], ca[k] = fa[j], ta[j], cj
+                    k += 1
+                j += 1
+            n = k - base
+        return n
+
+    def man_jumps(
+        self,
+        base: i64,
+        n: i64,
+        frm: i64,
+        b: i64,
+        occ: i64,
+        opp: i64,
+        captured: i64,
+        d0: i64,
+        d1: i64,
+    ) -> i64:
+        """The captures of a man from bit ``frm`` standing on bit ``b`` having taken
+        ``captured`` (taken pieces stay on the board until the capture ends), written from
+        ``base + n``; the new count."""
+        nbr = self.nbr
+        jumped = False
+        d = d0
+        while d <= d1:
+            v: i64 = nbr[4 * b + d] - 1
+            if v >= 0 and (opp >> v) & 1 and not (captured >> v) & 1:
+                land: i64 = nbr[4 * v + d] - 1
+                if land >= 0 and not (occ >> land) & 1:
+                    jumped = True
+                    n = self.man_jumps(
+                        base, n, frm, land, occ, opp, captured | (self.one << v), d0, d1
+                    )
+            d += 1
+        if not jumped and captured and n < MAXM:
+            j = base + n
+            self.mv_frm[j] = frm
+            self.mv_to[j] = b
+            self.mv_cap[j] = captured
+            n += 1
         return n
 
     def gen_quiets(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
