@@ -745,10 +745,9 @@ class Searcher:
             a = man + fi
             b = man + 64 + ti if to & crown else man + ti
             h ^= (zl[a] ^ zl[b]) | (zh[a] ^ zh[b]) << 30
+            k2 = kings & ~cap
             if to & crown:
-                k2 = (kings & ~cap) | to
-            else:
-                k2 = kings & ~cap
+                k2 |= to
         c = cap
         while c:
             low = c & -c
@@ -1321,8 +1320,16 @@ def _principal_variation(
         if not s.tt_data[slot] or s.tt_check[slot] != h >> 30 or not s.tt_move[slot]:
             break
         packed = s.tt_move[slot] - 1
-        frm, to = 1 << (packed & 63), 1 << (packed >> 6)
-        nxt = next((m for m in b.generate_legal_moves() if m._frm == frm and m._to == to), None)
+        # bit indexes compared, not bits: compiled, ``1 << n`` of a constant 1 is 32-bit
+        fi, ti = packed & 63, packed >> 6
+        nxt = next(
+            (
+                m
+                for m in b.generate_legal_moves()
+                if m._frm.bit_length() - 1 == fi and m._to.bit_length() - 1 == ti
+            ),
+            None,
+        )
         if nxt is None:
             break
         b.push(nxt)
