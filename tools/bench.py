@@ -584,7 +584,7 @@ def previous_section(ctx: BenchContext) -> list[Row]:
         for _ in range(ctx.repeat):
             for name, mod in (("previous", old), ("new", new)):
                 t0 = time.process_time()
-                n = sum(mod.search(b, nodes=limit).nodes for b in boards)  # type: ignore[attr-defined]
+                n = sum(mod.search(b, nodes=limit).nodes for b in boards)
                 t = Timing(n, time.process_time() - t0)
                 if name not in best or t.seconds < best[name].seconds:
                     best[name] = t
