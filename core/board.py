@@ -37,6 +37,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import dama
+import dama.endgames
 import dama.lang
 import dama.svg
 
@@ -60,6 +61,21 @@ def cite(article: str) -> str:
 
 def engine_version() -> str:
     return str(dama.ENGINE_VERSION)
+
+
+_ENDGAME_TABLES: dict[str, dama.endgames.Tables] = {}
+
+
+def endgame_tables() -> dama.endgames.Tables:
+    """The engine's endgame databases in ``settings.DAMA_ENDGAMES_DIR`` (opened once per
+    directory; a probe of a material not built answers None). A lookup, allowed in a request."""
+    from django.conf import settings
+
+    d = str(settings.DAMA_ENDGAMES_DIR)
+    t = _ENDGAME_TABLES.get(d)
+    if t is None:
+        t = _ENDGAME_TABLES[d] = dama.endgames.Tables.open(d)
+    return t
 
 
 def engine_build() -> dict[str, Any]:

@@ -33,3 +33,13 @@ def probe(job_id: str) -> str:
     }
     job.finish(result)
     return "done"
+
+
+@shared_task(name="core.deep_build_endgames", acks_late=True, time_limit=6 * 3600)
+def deep_build_endgames(variant: str, material: str) -> list[str]:
+    """Build one material of the endgame databases (e.g. ``KKvK``) and all it depends on into
+    ``settings.DAMA_ENDGAMES_DIR``, where missing; returns the names built (idempotent: nothing
+    when they are there). The library builds without Celery: ``python -m dama endgames build``."""
+    from . import board
+
+    return board.endgame_tables().ensure(variant, material)

@@ -442,7 +442,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_mine)
 
     sp = sub.add_parser("endgames", help="build, describe, verify and probe endgame databases")
-    eg = sp.add_subparsers(dest="endgames_command", required=True, parser_class=_Parser)
+    eg = sp.add_subparsers(
+        dest="endgames_command",
+        required=True,
+        parser_class=_Parser,
+        help="build, info, verify or probe",
+    )
     dir_help = "the directory of the databases (default: $DAMA_ENDGAMES, else var/endgames)"
     sp = eg.add_parser(
         "build", help="build every material up to --max-pieces by retrograde analysis"

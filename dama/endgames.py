@@ -64,9 +64,16 @@ __all__ = [
     "Probe",
     "Tables",
     "build",
+    "closure",
+    "counts",
     "default_tables",
     "fits_count",
+    "info",
+    "material_name",
     "materials",
+    "parse_material",
+    "random_position",
+    "verify",
 ]
 
 #: the environment variable naming the directory of the databases

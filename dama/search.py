@@ -1246,15 +1246,20 @@ def _endgame_root(
     s: Searcher, children: list[tuple[RawMove, int, int, int, int, int, int, int]], turn: bool
 ) -> tuple[RawMove, int] | None:
     """The databases' move when every move leads to a covered position: the best score (see
-    :meth:`Searcher.eg_score`; the first of equal ones), or None."""
+    :meth:`Searcher.eg_score`), among equal scores the fastest win or the slowest loss by the
+    databases (a win the count will cut still tried the fastest way; the first of equals), or
+    None."""
     best: tuple[RawMove, int] | None = None
+    best_key = (0, 0)
     for m, w2, b2, k2, _h2, qp2, ek2, ep2 in children:
         v = s.eg_probe(w2, b2, k2, not turn)
         if v < 0:
             return None
         score = -int(s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2))
-        if best is None or score > best[1]:
-            best = (m, score)
+        # the child's side loses in v - 1 plies (even) or wins in v - 1 plies (odd)
+        tie = 0 if v == 0 else (1000 - v if (v - 1) % 2 == 0 else v - 1000)
+        if best is None or (score, tie) > best_key:
+            best, best_key = (m, score), (score, tie)
     return best
 
 

@@ -446,6 +446,15 @@ if DAMA_HEALTHZ_TOKEN and len(DAMA_HEALTHZ_TOKEN) < 32:
         "DAMA_HEALTHZ_TOKEN is too short: use a random string of 32 or more characters."
     )
 
+# The engine's endgame databases (docs/endgames.md): built by `python -m dama endgames build --dir
+# DIR` or the core.deep_build_endgames task; core hands the directory to the engine as
+# $DAMA_ENDGAMES. Without the files everything works as before (nothing is covered).
+DAMA_ENDGAMES_DIR = Path(
+    os.environ.get("DAMA_ENDGAMES_DIR", "").strip()
+    or os.environ.get("DAMA_ENDGAMES", "").strip()
+    or BASE_DIR / "var" / "endgames"
+)
+
 # --- Celery ---------------------------------------------------------------------------------------
 _broker = env_url(
     "CELERY_BROKER_URL",

@@ -39,6 +39,14 @@ def pytest_configure(config: pytest.Config) -> None:
     # A puzzle in the exams' share is kept for them from its first save (never practice): the
     # tests' puzzles are practice puzzles unless a test sets a share (tests/web/test_exams.py).
     settings.DAMA_EXAM_SHARE = 0.0
+    # No endgame databases unless a test builds its own (a developer's var/endgames must not
+    # change what the searches in the tests play): a directory that does not exist
+    import tempfile
+    from pathlib import Path
+
+    nowhere = Path(tempfile.gettempdir()) / "dama-tests-no-endgames" / str(os.getpid())
+    settings.DAMA_ENDGAMES_DIR = nowhere
+    os.environ["DAMA_ENDGAMES"] = str(nowhere)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:
         own_services(worker)

@@ -6,7 +6,9 @@
   (``LOAD_MIX=play LOAD_PLAY_THINK=sleep``, ``tests/load/run_load.py``);
 * ``profile_trainer.py``: the trainer's requests in-process, with a profiler
   (docs/hardening.md);
-* ``mining_speedup.py``: mining on real workers, one process against two (docs/corpus.md).
+* ``mining_speedup.py``: mining on real workers, one process against two (docs/corpus.md);
+* ``endgames_check.py``: the endgame databases against the solver and the search on random
+  positions, and their counts per material (docs/benchmarks/endgames.md).
 
 Neither the site nor the engine imports this package; the tests of these scripts do.
 """

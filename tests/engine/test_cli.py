@@ -259,3 +259,33 @@ def test_help_every_argparse_option_has_help_text() -> None:
     for name, sp in subs[0].choices.items():
         for action in sp._actions:
             assert action.help and action.help != argparse.SUPPRESS, (name, action.dest)
+
+
+# --------------------------------------------------------------------------------------------
+# endgames
+# --------------------------------------------------------------------------------------------
+
+
+def test_endgames_build_info_verify_probe(tmp_path: Path) -> None:
+    """Build the two-piece Czech databases, describe them, check them, probe a position."""
+    d = str(tmp_path)
+    p = run("endgames", "build", "--variant", "czech", "--max-pieces", "2", "--dir", d)
+    assert p.returncode == 0, p.stderr
+    assert "3/3 built MvM" in p.stdout
+    assert (tmp_path / "czech" / "KvM.egdb").is_file()
+    p = run("endgames", "info", "--dir", d, "--materials")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("czech: 4 materials, up to 2 pieces, 3,")
+    assert "  KvK: 992 positions" in p.stdout
+    p = run("endgames", "verify", "--variant", "czech", "--dir", d, "--positions", "200")
+    assert p.returncode == 0, p.stdout
+    assert lines(p.stdout) == ["czech: 200 positions checked, 0 wrong"]
+    p = run("endgames", "probe", "--variant", "czech", "--fen", "W:WK29:B4", "--dir", d)
+    assert p.returncode == 0, p.stderr
+    assert lines(p.stdout)[0] == "win in 3 plies (2 moves)"
+
+
+def test_endgames_probe_of_a_material_not_built(tmp_path: Path) -> None:
+    p = run("endgames", "probe", "--variant", "czech", "--fen", "W:WK29:B4", "--dir", str(tmp_path))
+    assert p.returncode == 1
+    assert "not covered" in p.stdout

@@ -160,7 +160,7 @@ def test_solver_finds_the_same_wins(czech3: Tables) -> None:
     none in drawn or lost positions."""
     rng = random.Random(11)
     positions = _positions("czech", materials(3))
-    for pos in rng.sample(positions, 60):
+    for pos in rng.sample(positions, 40):
         b = _board("czech", pos)
         p = czech3.probe(b)
         assert p is not None
@@ -306,3 +306,41 @@ def test_counts_match_the_recorded_build(czech3: Tables, tmp_path: Path) -> None
         assert len(fresh) == len(materials(most))
         for name, c in fresh.items():
             assert c == data[variant][name], (variant, name)
+
+
+def test_check_tool_finds_the_solver_and_the_search_in_agreement(czech3: Tables) -> None:
+    """tools/endgames_check.py on a few random positions: the solver's wins and the search's
+    mates (both without the databases) agree with them."""
+    from tools.endgames_check import check
+
+    res = check(czech3, "czech", 60, seed=2, solver_moves=3, depth=3)
+    assert res["positions"] == 60
+    assert res["disagreements"] == 0
+    assert res["solver_wins"] and res["search_mates"]
+
+
+def test_search_claims_the_draw_when_the_count_cuts_the_win(czech3: Tables) -> None:
+    """Two kings against a king (CUD 2006 art. 6.4: 5 moves each): a win the databases give
+    but that the count runs out on scores 0 (the search claims the draw), still tried the
+    fastest way; with the count fresh it is the mate at the databases' distance."""
+    from dama.search import MATE, search
+
+    g = geometry(8)
+    rng = random.Random(4)
+    while True:
+        a, b_, c = rng.sample(range(1, 33), 3)
+        b = Board("czech")
+        b.clear()
+        b.white, b.black = g.bb([a, b_]), g.bb([c])
+        b.kings = b.white | b.black
+        b.clear_stack()
+        p = czech3.probe(b)
+        if p is not None and p.result == "win" and p.plies >= 3:
+            break
+    assert fits_count(b, p) is True
+    assert search(b, depth=2, endgames=czech3).score == MATE - p.plies
+    b.endgame_plies = 9  # one ply of the count left
+    assert fits_count(b, p) is False
+    r = search(b, depth=2, endgames=czech3)
+    assert r.score == 0
+    assert czech3.after(b, r.move) == p
