@@ -312,9 +312,10 @@ class Searcher:
     #: one bit (see ``ONE`` in :mod:`dama._core`)
     one: i64
     #: the core's neighbour table (``nbr[4 * bit + direction]``: the neighbour + 1, 0 off the
-    #: board) and the variant's capture rules, for the captures of men (:meth:`man_captures`)
+    #: board) and the variant's capture rules, for the captures (:meth:`gen_captures`)
     nbr: bytes
     majority: bool
+    king_priority: bool
     #: the first and last direction a man of each side captures in (0-1 up, 2-3 down, 0-3 all)
     w_d0: i64
     w_d1: i64
@@ -377,6 +378,7 @@ class Searcher:
         self.one = 1
         self.nbr = c.nbr
         self.majority = variant.majority_rule
+        self.king_priority = variant.king_priority
         self.w_d0, self.w_d1 = (0, 3) if variant.men_capture_backward else (0, 1)
         self.b_d0, self.b_d1 = (0, 3) if variant.men_capture_backward else (2, 3)
         self.killers = [0] * (2 * (MAX_PLY + 2))
@@ -537,82 +539,120 @@ class Searcher:
         self.slots += 4 * MAXM
 
     def gen_captures(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
-        """Write the legal captures into the move stack from ``base``; how many (0: none)."""
+        """Write the legal captures onto the move stack from ``base``, by the rules of
+        :meth:`dama._core.Core.captures` and in its order (the kings' captures, then the men's
+        unless the variant gives the king's capture priority, complete captures, the majority
+        rule, a move found by two routes listed once); how many (0: none)."""
         if turn:
             own, opp = white, black
         else:
             own, opp = black, white
-        if not own & kings:
-            # no king: a few shifts tell whether a man can take at all, and the men's captures
-            # are written straight onto the stack
-            can = self.core._man_can_capture(own, opp, self.valid & ~(white | black), turn)
-            if not can:
-                return 0
-            return self.man_captures(white | black, opp, can, turn, base)
-        caps = self.core.captures(white, black, kings, turn)
-        n: i64 = len(caps)
-        if n > MAXM:
-            n = MAXM
-        i: i64 = 0
-        while i < n:
-            m = caps[i]
-            j = base + i
-            self.mv_frm[j] = popcount(m[0] - 1)
-            self.mv_to[j] = popcount(m[1] - 1)
-            self.mv_cap[j] = m[2]
-            i += 1
+        occ = white | black
+        n: i64 = 0
+        kk = own & kings
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            b = popcount(low - 1)
+            n, _jumped = self.king_jumps(base, n, b, b, occ ^ low, opp, 0)
+        if not n or not self.king_priority:
+            # a few shifts tell whether a man can take at all
+            can = self.core._man_can_capture(own & ~kings, opp, self.valid & ~occ, turn)
+            if can:
+                d0 = self.w_d0 if turn else self.b_d0
+                d1 = self.w_d1 if turn else self.b_d1
+                while can:
+                    low = can & -can
+                    can ^= low
+                    b = popcount(low - 1)
+                    n = self.man_jumps(base, n, b, b, occ ^ low, opp, 0, d0, d1)
+        if n > 1:
+            n = self.filter_captures(base, n)
         return n
 
-    def man_captures(self, occ: i64, opp: i64, can: i64, turn: bool, base: i64) -> i64:
-        """The captures of the men ``can`` (the side to move has no king) written onto the stack
-        from ``base``, by the rules of :meth:`dama._core.Core.captures` (complete captures, the
-        majority rule, a move found by two routes listed once) and in its order; how many."""
-        d0 = self.w_d0 if turn else self.b_d0
-        d1 = self.w_d1 if turn else self.b_d1
-        n: i64 = 0
-        while can:
-            low = can & -can
-            can ^= low
-            b = popcount(low - 1)
-            n = self.man_jumps(base, n, b, b, occ ^ low, opp, 0, d0, d1)
-        if n > 1:
-            fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
-            end = base + n
-            if self.majority:
-                most: i64 = 0
-                j = base
-                while j < end:
-                    c = popcount(ca[j])
-                    if c > most:
-                        most = c
-                    j += 1
-                k = base
-                j = base
-                while j < end:
-                    if popcount(ca[j]) == most:
-                        fa[k], ta[k], ca[k] = fa[j], ta[j], ca[j]
-                        k += 1
-                    j += 1
-                end = k
-            # two routes can give the same move only when it takes two pieces or more
+    def filter_captures(self, base: i64, n: i64) -> i64:
+        """The majority rule (where the variant has it) and one move for two routes, on the
+        ``n`` captures from ``base``; how many are left."""
+        fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
+        end = base + n
+        if self.majority:
+            most: i64 = 0
+            j = base
+            while j < end:
+                c = popcount(ca[j])
+                if c > most:
+                    most = c
+                j += 1
             k = base
             j = base
             while j < end:
-                cj = ca[j]
-                dup = False
-                if cj & (cj - 1):
-                    i = base
-                    while i < k:
-                        if ca[i] == cj and fa[i] == fa[j] and ta[i] == ta[j]:
-                            dup = True
-                            break
-                        i += 1
-                if not dup:
-                    fa[k], ta[k], ca[k] = fa[j], ta[j], cj
+                if popcount(ca[j]) == most:
+                    fa[k], ta[k], ca[k] = fa[j], ta[j], ca[j]
                     k += 1
                 j += 1
-            n = k - base
-        return n
+            end = k
+        # two routes can give the same move only when it takes two pieces or more
+        k = base
+        j = base
+        while j < end:
+            cj = ca[j]
+            dup = False
+            if cj & (cj - 1):
+                i = base
+                while i < k:
+                    if ca[i] == cj and fa[i] == fa[j] and ta[i] == ta[j]:
+                        dup = True
+                        break
+                    i += 1
+            if not dup:
+                fa[k], ta[k], ca[k] = fa[j], ta[j], cj
+                k += 1
+            j += 1
+        return k - base
+
+    def king_jumps(
+        self, base: i64, n: i64, frm: i64, b: i64, occ: i64, opp: i64, captured: i64
+    ) -> tuple[i64, bool]:
+        """The captures of a king from bit ``frm`` standing on bit ``b`` having taken
+        ``captured``, written from ``base + n`` (as :meth:`dama._core.Core._king_jumps`: on each
+        ray it lands only where it can jump again, when it can); the new count, and whether it
+        can jump from ``b``."""
+        jumped = False
+        for ray in self.rays[b]:
+            nr: i64 = len(ray)
+            i: i64 = 0
+            while i < nr and not (occ >> ray[i]) & 1:
+                i += 1
+            if i + 1 >= nr:
+                continue
+            v: i64 = ray[i]
+            if not (opp >> v) & 1 or (captured >> v) & 1:
+                continue
+            i += 1
+            if (occ >> ray[i]) & 1:
+                continue
+            jumped = True
+            ncap = captured | (self.one << v)
+            going_on = False
+            first: i64 = i
+            while i < nr:
+                land: i64 = ray[i]
+                if (occ >> land) & 1:
+                    break
+                n, more = self.king_jumps(base, n, frm, land, occ, opp, ncap)
+                if more:
+                    going_on = True
+                i += 1
+            if not going_on:
+                while first < i:
+                    if n < MAXM:
+                        j = base + n
+                        self.mv_frm[j] = frm
+                        self.mv_to[j] = ray[first]
+                        self.mv_cap[j] = ncap
+                        n += 1
+                    first += 1
+        return n, jumped
 
     def man_jumps(
         self,

@@ -80,7 +80,7 @@ def test_compiled_and_pure_search_the_same_tree() -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_men_captures_on_the_move_stack_are_the_cores(variant: str) -> None:
+def test_the_captures_on_the_move_stack_are_the_cores_in_games(variant: str) -> None:
     """Positions of random games: the captures the search writes onto its move stack are the
     legal captures of :meth:`dama._core.Core.captures`, in the same order."""
     v = find_variant(variant)
@@ -98,6 +98,37 @@ def test_the_men_captures_on_the_move_stack_are_the_cores(variant: str) -> None:
             with_captures += n > 0
             b.push(rng.choice(b.legal_moves))
     assert seen > 500 and with_captures > 100
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_kings_captures_on_the_move_stack_are_the_cores(variant: str) -> None:
+    """Random placements with many kings (king priority, the majority rule, a king's landing
+    where it can jump again, two routes to one move): the captures on the move stack are the
+    core's, in its order."""
+    v = find_variant(variant)
+    s, c = Searcher(v), core(v)
+    rng = random.Random(52)
+    n = v.size * v.size // 2
+    top, bottom = range(1, v.size // 2 + 1), range(n - v.size // 2 + 1, n + 1)
+    with_kings = 0
+    for _ in range(700):
+        white: list[str] = []
+        black: list[str] = []
+        for sq in rng.sample(range(1, n + 1), rng.randint(3, 14)):
+            is_white, king = rng.random() < 0.5, rng.random() < 0.4
+            king = king or (sq in top if is_white else sq in bottom)  # no man on its crown row
+            (white if is_white else black).append(("K" if king else "") + str(sq))
+        if not white or not black:
+            continue
+        turn = rng.choice("WB")
+        b = Board(variant, f"{turn}:W{','.join(white)}:B{','.join(black)}")
+        w, bl, k, t = b.key()
+        count = s.gen_captures(w, bl, k, t, 0)
+        got = [(1 << s.mv_frm[i], 1 << s.mv_to[i], s.mv_cap[i]) for i in range(count)]
+        expected = c.captures(w, bl, k, t)
+        assert got == expected, b.fen()
+        with_kings += any(k & m[0] for m in expected)
+    assert with_kings > 150
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
