@@ -37,18 +37,19 @@ Search
 How it is built (issue 52)
 ==========================
 
-Everything below the root runs on typed data, in the same source for mypyc and for pure Python:
-the position is four ``i64`` values (``white``, ``black``, ``kings``, ``turn``) passed down the
-recursion (a child is made by a few xors: nothing to undo), the moves of each ply are written
-on one move stack reused by every node (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the
-captured pieces, ``mv_key``: the ordering key), the killers, the history, the repetition path and
-the transposition table are preallocated arrays too, and the :class:`Searcher` is a ``@final``
-class with typed attributes (a C struct when compiled). No list, tuple or dict is made per node
-but for the moves of a capture, which come from :meth:`dama._core.Core.captures` (the one place
-where the variant's capture rules live). The arrays are Python lists of ints, so that the source
-stays one for both builds: the values they hold are kept below ``2 ** 30`` where it matters (one
-digit of a Python int, read without a slow conversion). The previous search, kept as
-:mod:`dama.search_v1`, is the reference that ``make bench`` measures this one against.
+Everything below the root runs on typed data, in the same source for mypyc and for pure Python: the
+position is four ``i64`` values (``white``, ``black``, ``kings``, ``turn``) passed down the
+recursion (a child is made by a few xors: nothing to undo), the moves of each ply are written on
+one move stack reused by every node (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the captured
+pieces, ``mv_key``: the ordering key), the killers, the history, the repetition path and the
+transposition table are preallocated arrays too, and the :class:`Searcher` is a ``@final`` class
+with typed attributes (a C struct when compiled). No list, tuple or dict is made per node: captures
+too are written onto the stack (:meth:`Searcher.gen_captures`, by the rules and in the order of
+:meth:`dama._core.Core.captures`, the reference it is tested against). The arrays are Python lists
+of ints, so that the source stays one for both builds: the values they hold are kept below
+``2**30`` where it matters (one digit of a Python int, read without a slow conversion). The previous
+search, kept as :mod:`dama.search_v1`, is the reference that ``make bench`` measures this one
+against.
 
 Draw rules inside the search
 ============================
