@@ -28,13 +28,16 @@ from pathlib import Path
 from typing import Any
 
 #: the modules compiled, as paths under the project root (the hot path: move generation, perft,
-#: the solver's search, the playing search); the rest of dama stays pure Python
+#: the solver's search, the playing search, and the previous playing search that the benchmark
+#: measures it against); the rest of dama stays pure Python
 MODULES = (
     "dama/_core.py",
     "dama/perft.py",
     "dama/solve.py",
     "dama/search.py",
     "dama/evaluate.py",
+    "dama/search_v1.py",
+    "dama/evaluate_v1.py",
     "dama/egtb.py",
 )
 #: the shared library holding all compiled modules: ``dama._engine__mypyc``

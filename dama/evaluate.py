@@ -27,6 +27,10 @@ move:
   (the endgame counts end them): 0, unless the search finds a capture; three kings hardly win
   against a lone king on the main diagonal: a quarter of the score.
 
+The class is ``@final`` with typed attributes and ``i64`` bitboards, compiled with mypyc with the
+search (:mod:`dama.search`); the terms and their weights are those of the previous evaluation
+(:mod:`dama.evaluate_v1`), so that the two engines differ only in their speed.
+
 >>> from dama import Board
 >>> evaluate(Board("czech"))
 0
@@ -37,44 +41,62 @@ True
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, Final, final
 
+from ._core import popcount
 from .baseboard import BaseBoard
 from .geometry import Geometry, geometry
 from .variants import Variant, find_variant
 
+if TYPE_CHECKING:  # a machine word when compiled (see dama._core)
+    from mypy_extensions import i64
+
 #: a king's worth in centi-men, per variant (measured by self-play, see the module docstring)
 KING_VALUE: dict[str, int] = {"czech": 300, "brazilian": 300, "international": 300}
-MAN_VALUE = 100
+MAN_VALUE: Final = 100
 
 
+@final
 class Evaluator:
     """Static evaluation of one variant's positions (see the module docstring)."""
 
-    king_value: int
-    men_total: int
-    size: int
+    king_value: i64
+    men_total: i64
+    size: i64
     rows_w: list[int]  #: rows as White advances: rows_w[i] = squares i rows from White's back row
     rows_b: list[int]
-    adv: list[int]  #: advancement weight by rows advanced
-    centre: int
-    back_w: int
-    back_b: int
-    cone_w: list[int]  #: squares in front of a White man on each bit (runaway test)
-    cone_b: list[int]
-    dist_w: list[int]  #: rows a White man on each bit still has to go to crown
-    dist_b: list[int]
-    diagonal: int
-    #: (White's row, Black's row, weight) for the rows a man can stand on, advancement
-    adv_rows: list[tuple[int, int, int]]
+    #: advancement as bit planes: ``adv_w0`` the squares whose weight (for a White man) has bit 0
+    #: set, and so on (weights below 64): six popcounts a side, no table read
+    adv_w0: i64
+    adv_w1: i64
+    adv_w2: i64
+    adv_w3: i64
+    adv_w4: i64
+    adv_w5: i64
+    adv_b0: i64
+    adv_b1: i64
+    adv_b2: i64
+    adv_b3: i64
+    adv_b4: i64
+    adv_b5: i64
+    centre: i64
+    back_w: i64
+    back_b: i64
+    cone_w: list[i64]  #: squares in front of a White man on each bit (runaway test)
+    cone_b: list[i64]
+    dist_w: list[i64]  #: rows a White man on each bit still has to go to crown
+    dist_b: list[i64]
+    diagonal: i64
     #: the last three rows before crowning, where a man may run away
-    zone_w: int
-    zone_b: int
-    rays: list[tuple[tuple[int, ...], ...]]
-    s_ul: int
-    s_ur: int
-    s_dl: int
-    s_dr: int
-    valid: int
+    zone_w: i64
+    zone_b: i64
+    #: the four rays of each bit, nearest first (bytes: read as machine ints when compiled)
+    rays: list[tuple[bytes, ...]]
+    s_ul: i64
+    s_ur: i64
+    s_dl: i64
+    s_dr: i64
+    valid: i64
 
     def __init__(self, variant: Variant, king_value: int | None = None) -> None:
         g: Geometry = geometry(variant.size)
@@ -83,7 +105,7 @@ class Evaluator:
         self.king_value = KING_VALUE[variant.name] if king_value is None else king_value
         self.men_total = 2 * variant.men_per_side
         self.valid = g.valid
-        self.rays = g.rays
+        self.rays = [tuple(bytes(ray) for ray in rays) for rays in g.rays]
         self.diagonal = g.main_diagonal
         self.s_ul, self.s_ur = -g.steps[0], -g.steps[1]
         self.s_dl, self.s_dr = g.steps[2], g.steps[3]
@@ -120,53 +142,67 @@ class Evaluator:
         self.cone_w, self.cone_b = cone_w, cone_b
         self.dist_w, self.dist_b = dist_w, dist_b
         # rows advanced 0..n-2 (a man on the last row is a king)
-        self.adv = [0, 1, 3, 5, 8, 11, 15, 20, 26, 32][: n - 1] + [0]
-        self.adv_rows = [(rows_w[i], rows_b[i], self.adv[i]) for i in range(1, n - 1)]
+        adv = [0, 1, 3, 5, 8, 11, 15, 20, 26, 32][: n - 1] + [0]
+        planes_w = [0] * 6
+        planes_b = [0] * 6
+        for i in range(1, n - 1):
+            assert 0 <= adv[i] < 64
+            for k in range(6):
+                if adv[i] >> k & 1:
+                    planes_w[k] |= rows_w[i]
+                    planes_b[k] |= rows_b[i]
+        self.adv_w0, self.adv_w1, self.adv_w2 = planes_w[0], planes_w[1], planes_w[2]
+        self.adv_w3, self.adv_w4, self.adv_w5 = planes_w[3], planes_w[4], planes_w[5]
+        self.adv_b0, self.adv_b1, self.adv_b2 = planes_b[0], planes_b[1], planes_b[2]
+        self.adv_b3, self.adv_b4, self.adv_b5 = planes_b[3], planes_b[4], planes_b[5]
         self.zone_w = rows_w[n - 2] | rows_w[n - 3] | rows_w[n - 4]
         self.zone_b = rows_b[n - 2] | rows_b[n - 3] | rows_b[n - 4]
 
-    def evaluate(self, white: int, black: int, kings: int, turn: bool) -> int:
+    def evaluate(self, white: i64, black: i64, kings: i64, turn: bool) -> i64:
         """The score of a position from the side to move's view (see the module docstring)."""
         wm = white & ~kings
         bm = black & ~kings
         wk = white & kings
         bk = black & kings
-        n_wm = wm.bit_count()
-        n_bm = bm.bit_count()
-        n_wk = wk.bit_count()
-        n_bk = bk.bit_count()
+        n_wm = popcount(wm)
+        n_bm = popcount(bm)
+        n_wk = popcount(wk)
+        n_bk = popcount(bk)
         kv = self.king_value
         mat_w = n_wm * MAN_VALUE + n_wk * kv
         mat_b = n_bm * MAN_VALUE + n_bk * kv
         score = mat_w - mat_b
         men = n_wm + n_bm
         pieces = men + n_wk + n_bk
+        mt = self.men_total
         # trading when ahead: up to +20 % of the lead as the board empties
         if score:
-            score += _div(score * (self.men_total - pieces), 5 * self.men_total)
+            score += _div(score * (mt - pieces), 5 * mt)
         # advancement, stronger as men come off
-        a = 0
-        for row_w, row_b, w in self.adv_rows:
-            a += w * ((wm & row_w).bit_count() - (bm & row_b).bit_count())
-        score += _div(a * (2 * self.men_total - men), self.men_total)
+        a = (
+            popcount(wm & self.adv_w0)
+            - popcount(bm & self.adv_b0)
+            + ((popcount(wm & self.adv_w1) - popcount(bm & self.adv_b1)) * 2)
+            + ((popcount(wm & self.adv_w2) - popcount(bm & self.adv_b2)) * 4)
+            + ((popcount(wm & self.adv_w3) - popcount(bm & self.adv_b3)) * 8)
+            + ((popcount(wm & self.adv_w4) - popcount(bm & self.adv_b4)) * 16)
+            + ((popcount(wm & self.adv_w5) - popcount(bm & self.adv_b5)) * 32)
+        )
+        score += _div(a * (2 * mt - men), mt)
         # centre
         centre = self.centre
-        score += 4 * ((wm & centre).bit_count() - (bm & centre).bit_count())
+        score += 4 * (popcount(wm & centre) - popcount(bm & centre))
         # back-rank guard while the opponent has no king
         if not n_bk:
-            score += 6 * (wm & self.back_w).bit_count()
+            score += 6 * popcount(wm & self.back_w)
         if not n_wk:
-            score -= 6 * (bm & self.back_b).bit_count()
+            score -= 6 * popcount(bm & self.back_b)
         # locked men: cannot step forward
         occ = white | black
         empty = self.valid & ~occ
-        s_ul = self.s_ul
-        s_ur = self.s_ur
-        s_dl = self.s_dl
-        s_dr = self.s_dr
-        w_free = ((empty << s_ul) | (empty << s_ur)) & wm
-        b_free = ((empty >> s_dl) | (empty >> s_dr)) & bm
-        score -= 3 * ((wm ^ w_free).bit_count() - (bm ^ b_free).bit_count())
+        w_free = ((empty << self.s_ul) | (empty << self.s_ur)) & wm
+        b_free = ((empty >> self.s_dl) | (empty >> self.s_dr)) & bm
+        score -= 3 * (popcount(wm ^ w_free) - popcount(bm ^ b_free))
         # runaway men
         runaway = (kv - MAN_VALUE) * 3 // 4
         if not n_bk:
@@ -174,7 +210,7 @@ class Evaluator:
             while x:
                 low = x & -x
                 x ^= low
-                b = low.bit_length() - 1
+                b = popcount(low - 1)
                 if not black & self.cone_w[b]:
                     score += runaway - 12 * self.dist_w[b]
         if not n_wk:
@@ -182,23 +218,25 @@ class Evaluator:
             while x:
                 low = x & -x
                 x ^= low
-                b = low.bit_length() - 1
+                b = popcount(low - 1)
                 if not white & self.cone_b[b]:
                     score -= runaway - 12 * self.dist_b[b]
         # kings: mobility, trapped kings, the main diagonal
         if n_wk or n_bk:
-            rays = self.rays
             kk = wk | bk
             diag = self.diagonal
             while kk:
                 low = kk & -kk
                 kk ^= low
-                mob = 0
-                for ray in rays[low.bit_length() - 1]:
-                    for t in ray:
-                        if (occ >> t) & 1:
+                mob: i64 = 0
+                for ray in self.rays[popcount(low - 1)]:
+                    nr: i64 = len(ray)
+                    j: i64 = 0
+                    while j < nr:
+                        if (occ >> ray[j]) & 1:
                             break
-                        mob += 1
+                        j += 1
+                    mob += j
                 v = 2 * mob - (30 if mob == 0 else 0) + (12 if low & diag else 0)
                 if low & white:
                     score += v
@@ -206,20 +244,21 @@ class Evaluator:
                     score -= v
         # endgames the counts make draws: two kings (or a king and a man) cannot catch a lone king
         if pieces <= 5 and (n_bm + n_bk == 1 or n_wm + n_wk == 1):
+            strong_men: i64 = -1
+            strong_kings: i64 = 0
+            lone: i64 = 0
             if n_bm + n_bk == 1 and n_bk == 1:
                 strong_men, strong_kings, lone = n_wm, n_wk, bk
             elif n_wm + n_wk == 1 and n_wk == 1:
                 strong_men, strong_kings, lone = n_bm, n_bk, wk
-            else:
-                strong_men, strong_kings, lone = -1, 0, 0
-            if strong_men == 0 and strong_kings <= 2 or (strong_men, strong_kings) == (1, 1):
+            if (strong_men == 0 and strong_kings <= 2) or (strong_men == 1 and strong_kings == 1):
                 return 0
             elif strong_men == 0 and strong_kings == 3 and lone & self.diagonal:
                 score = _div(score, 4)
         return score if turn else -score
 
 
-def _div(a: int, b: int) -> int:
+def _div(a: i64, b: i64) -> i64:
     """``a / b`` rounded towards 0 (the same for both colours, unlike ``//``)."""
     return a // b if a >= 0 else -(-a // b)
 

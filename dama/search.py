@@ -13,27 +13,43 @@ variant, :func:`level_for`: some variants step their levels by other node limits
 Search
 ======
 
-* A transposition table keyed on the Zobrist hash of :meth:`dama.baseboard.BaseBoard.zobrist_hash`
-  (updated move by move), mixed with the draw-rule counters when they run, so that a score that
-  depends on a count is not reused where the count differs.
+* A transposition table in preallocated arrays (a check of the key, the depth, bound and score,
+  the move), keyed on a Zobrist hash of the position updated move by move, mixed with the draw-rule
+  counters when they run, so that a score that depends on a count is not reused where the count
+  differs.
 * Quiescence: captures are compulsory, so a leaf where the side to move must capture is searched
   on, capture after capture, until a quiet position; a position where a side has a single legal
   move (a forced capture) extends the search by a ply.
 * Move ordering: the hash move, then captures (the most pieces first), crowning moves, the two
-  killer moves of the ply, then the history heuristic.
+  killer moves of the ply, then the history heuristic; the next move is picked from the rest by
+  its score as the loop goes (most nodes end at their first or second move: no full sort).
 * Limits: depth, nodes and seconds (each optional; at least one applies), checked every 1024
   nodes; the deepest completed iteration gives the move.
 * ``memory`` (a :class:`Memory`, one per side of a game): the transposition table and the
   history of quiet moves kept from one move of the game to the next, as chess engines keep
   their hash table. The search of the next move then starts with what the last one learnt about
   the positions it will meet again (its expected line and the replies to it), and reaches the
-  same depth with fewer nodes. Measured at 20,000 nodes a move, international, against the same
-  engine without it: 61.3 % of the points in 120 games (openings with up to four random plies,
-  colours swapped). With a memory a search depends on the side's searches before it in the
-  game as well as on its seed (the same game played again gives the same moves).
+  same depth with fewer nodes.
 * ``seed``: the root moves are shuffled by ``random.Random(seed)`` before ordering, so that among
   moves of equal score the choice is reproducible for a seed and varies between seeds. Without a
   seed the order is the board's (deterministic).
+
+How it is built (issue 52)
+==========================
+
+Everything below the root runs on typed data, in the same source for mypyc and for pure Python: the
+position is four ``i64`` values (``white``, ``black``, ``kings``, ``turn``) passed down the
+recursion (a child is made by a few xors: nothing to undo), the moves of each ply are written on
+one move stack reused by every node (``mv_frm``/``mv_to``: bit indexes, ``mv_cap``: the captured
+pieces, ``mv_key``: the ordering key), the killers, the history, the repetition path and the
+transposition table are preallocated arrays too, and the :class:`Searcher` is a ``@final`` class
+with typed attributes (a C struct when compiled). No list, tuple or dict is made per node: captures
+too are written onto the stack (:meth:`Searcher.gen_captures`, by the rules and in the order of
+:meth:`dama._core.Core.captures`, the reference it is tested against). The arrays are Python lists
+of ints, so that the source stays one for both builds: the values they hold are kept below
+``2**30`` where it matters (one digit of a Python int, read without a slow conversion). The previous
+search, kept as :mod:`dama.search_v1`, is the reference that ``make bench`` measures this one
+against.
 
 Draw rules inside the search
 ============================
@@ -54,31 +70,59 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, final
 
-from ._core import Core, RawMove, core
-from .baseboard import _ZOBRIST_BLACK_TO_MOVE, BaseBoard, Move, _zobrist_table
+from ._core import Core, RawMove, core, popcount
+from .baseboard import BaseBoard, Move
 from .egtb import Lookup
 from .endgames import Tables, default_tables
 from .evaluate import Evaluator, evaluator
 from .outcome import endgame_limit
 from .variants import Variant
 
-MATE = 30000
+if TYPE_CHECKING:  # a machine word when compiled (see dama._core)
+    from mypy_extensions import i64
+
+MATE: Final = 30000
 #: scores beyond this are wins/losses (a mate distance is inside)
-MATE_BOUND = MATE - 1000
-INF = MATE + 1
-MAX_PLY = 128
+MATE_BOUND: Final = MATE - 1000
+INF: Final = MATE + 1
+MAX_PLY: Final = 128
+#: move slots per ply in the move stack: the most quiet moves a position can have is 20 pieces
+#: with 17 squares each (340, international); captures beyond it are cut (never met)
+MAXM: Final = 384
+#: the transposition table holds at most ``2 ** TT_BITS`` entries (fewer for a search with a
+#: small node limit: :func:`tt_bits`)
+TT_BITS: Final = 18
+#: an ordering key is ``score << KEY_SHIFT | (KEY_SLOT - offset)``: the move's offset in its
+#: ply's slots rides along, so that picking the next move swaps one array item (and equal
+#: scores go in the order generated)
+KEY_SHIFT: Final = 9
+KEY_SLOT: Final = 511
+#: the history's part of an ordering key, at most (below the bonus of a crowning move, 1 << 17)
+HISTORY_MAX: Final = (1 << 17) - 1
 #: with a time limit, a new iteration starts while less than this share of the time is spent:
 #: an unfinished iteration still counts (it searches the previous best move first, and a move it
 #: proves better replaces it), and time left over when a move is chosen is lost
 NEXT_ITERATION = 0.9
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+#: a stored score is kept as ``score + SCORE_BIAS`` in 16 bits
+SCORE_BIAS: Final = 32768
 
-_COUNT_RNG = random.Random(16)
-#: hash mixers for the draw-rule counters (quiet plies, endgame plies)
-_QP_MIX = [0] + [_COUNT_RNG.getrandbits(64) for _ in range(255)]
-_EP_MIX = [0] + [_COUNT_RNG.getrandbits(64) for _ in range(255)]
+_RNG = random.Random(52)
+#: Zobrist keys of 60 bits, kept as two halves of 30 bits (an int below ``2 ** 30`` is one digit
+#: of a Python int: compiled code reads it from a list without a slow conversion):
+#: ``ZOB_LO[i] | ZOB_HI[i] << 30`` is the key of ``i = 64 * kind + bit``, kind 0 White man, 1
+#: White king, 2 Black man, 3 Black king
+ZOB_LO: list[int] = [_RNG.getrandbits(30) for _ in range(4 * 64)]
+ZOB_HI: list[int] = [_RNG.getrandbits(30) for _ in range(4 * 64)]
+Z_BLACK: int = _RNG.getrandbits(60)
+#: hash mixers for the draw-rule counters (quiet plies, endgame plies): ``m | m << 30``
+_QP_MIX: list[int] = [0] + [_RNG.getrandbits(30) for _ in range(255)]
+_EP_MIX: list[int] = [0] + [_RNG.getrandbits(30) for _ in range(255)]
 
 
 @dataclass(frozen=True)
@@ -150,17 +194,32 @@ def level_for(variant: str, number: int) -> Level:
     return lv if nodes is None else replace(lv, nodes=nodes)
 
 
+def tt_bits(nodes: int | None) -> int:
+    """The size of the transposition table (a power of two) for a search of at most ``nodes``
+    nodes: at least as many entries (most nodes are leaves of the quiescence search, which are
+    not stored), between ``2 ** 12`` and ``2 ** TT_BITS`` (a new table is filled with zeros and
+    freed at the end, which costs time in a short search).
+
+    >>> tt_bits(None), tt_bits(400), tt_bits(40_000)
+    (18, 12, 16)
+    """
+    if nodes is None:
+        return TT_BITS
+    return max(12, min(TT_BITS, nodes.bit_length()))
+
+
 class _Stop(Exception):
     """A limit ran out inside an iteration."""
 
 
-def _raw_hash(white: int, black: int, kings: int, turn: bool, tab: list[list[int]]) -> int:
-    h = 0 if turn else _ZOBRIST_BLACK_TO_MOVE
+def _raw_hash(white: int, black: int, kings: int, turn: bool) -> int:
+    """The search's Zobrist hash of a position (see :data:`ZOB_LO`)."""
+    h = 0 if turn else Z_BLACK
     for kind, bb in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
-        t = tab[kind]
         while bb:
             low = bb & -bb
-            h ^= t[low.bit_length() - 1]
+            i = 64 * kind + low.bit_length() - 1
+            h ^= ZOB_LO[i] | ZOB_HI[i] << 30
             bb ^= low
     return h
 
@@ -183,8 +242,7 @@ class Memory:
     """What the searches of one side in one game keep from move to move: the transposition table
     and the history of quiet moves (see the module docstring). Pass the same one to each
     :func:`search` of that side; a new one, or one for another variant or evaluation, starts
-    afresh. The table is dropped when it holds more than ``max_entries`` positions (about 200
-    bytes each), so a game's memory stays bounded.
+    afresh, as does one whose table holds more than ``max_entries`` positions.
 
     >>> from dama import Board
     >>> b, mem = Board("czech"), Memory()
@@ -205,64 +263,129 @@ class Memory:
 
     def positions(self) -> int:
         """How many positions the table holds."""
-        return 0 if self.searcher is None else len(self.searcher.tt)
+        return 0 if self.searcher is None else int(self.searcher.tt_used)
 
-    def _searcher(self, variant: Variant, ev: Evaluator | None) -> Searcher:
+    def _searcher(self, variant: Variant, ev: Evaluator | None, bits: int = TT_BITS) -> Searcher:
         s = self.searcher
         if (
             s is not None
             and s.variant == variant
             and (ev is None or s.ev is ev)
-            and len(s.tt) <= self.max_entries
+            and s.tt_used <= self.max_entries
         ):
             s.reset()
             return s
-        s = Searcher(variant, ev)
+        s = Searcher(variant, ev, bits)
         self.searcher = s
         return s
 
 
+@final
 class Searcher:
-    """One search: the tables, the limits and the counters. Use :func:`search`."""
+    """One search: the tables, the move stack, the limits and the counters. Use :func:`search`."""
 
     core: Core
     ev: Evaluator
-    tab: list[list[int]]
-    tt: dict[int, tuple[int, int, int, int, RawMove | None]]
-    killers: list[list[RawMove | None]]
-    history: dict[int, int]
-    path: list[int]
-    nodes: int
-    node_limit: int
+    variant: Variant
+    zob_lo: list[i64]
+    zob_hi: list[i64]
+    z_black: i64
+    qp_mix: list[i64]
+    ep_mix: list[i64]
+    #: the table, three arrays of values below ``2 ** 30`` (see :data:`ZOB_LO`), by the low
+    #: ``TT_BITS`` of the key: its high 30 bits (the check), the entry packed as depth (8 bits) |
+    #: bound << 8 | (score + SCORE_BIAS) << 10 (0: empty), the best move + 1 (0: none), a move
+    #: being ``from_bit | to_bit << 6``
+    tt_check: list[i64]
+    tt_data: list[i64]
+    tt_move: list[i64]
+    tt_mask: i64
+    #: entries filled (:meth:`Memory.positions`)
+    tt_used: i64
+    #: the move stack: a ply's moves from ``sp`` on (the stack grows by ``MAXM`` slots when a ply
+    #: could pass its end); bit indexes, captured pieces (written for captures only), ordering keys
+    mv_frm: list[i64]
+    mv_to: list[i64]
+    mv_cap: list[i64]
+    mv_key: list[i64]
+    sp: i64
+    slots: i64
+    #: one bit (see ``ONE`` in :mod:`dama._core`)
+    one: i64
+    #: the core's neighbour table (``nbr[4 * bit + direction]``: the neighbour + 1, 0 off the
+    #: board) and the variant's capture rules, for the captures (:meth:`gen_captures`)
+    nbr: bytes
+    majority: bool
+    king_priority: bool
+    #: the first and last direction a man of each side captures in (0-1 up, 2-3 down, 0-3 all)
+    w_d0: i64
+    w_d1: i64
+    b_d0: i64
+    b_d1: i64
+    #: two per ply, packed moves + 1 (0: none)
+    killers: list[i64]
+    #: by ``64 * from_bit + to_bit``
+    history: list[i64]
+    #: the hashes of the game since its start and of the line searched, ``plen`` of them
+    path: list[i64]
+    plen: i64
+    nodes: i64
+    node_limit: i64
     deadline: float
-    quiet_limit: int
+    quiet_limit: i64
     endgame_rule: str
     eg_limits: dict[int, int]
-    white_crown: int
-    black_crown: int
-    diagonal: int
-    valid: int
-    s_ul: int
-    s_ur: int
-    s_dl: int
-    s_dr: int
-    sel_depth: int
-    next_check: int
+    white_crown: i64
+    black_crown: i64
+    diagonal: i64
+    valid: i64
+    backward: bool
+    s_ul: i64
+    s_ur: i64
+    s_dl: i64
+    s_dr: i64
+    rays: list[tuple[bytes, ...]]
+    sel_depth: i64
+    next_check: i64
     #: the endgame databases of the variant (None: none built), :mod:`dama.endgames`
     eg: Lookup | None
-    eg_max: int
+    eg_max: i64
     #: positions answered by the databases
-    eg_hits: int
+    eg_hits: i64
 
-    def __init__(self, variant: Variant, ev: Evaluator | None = None) -> None:
+    def __init__(self, variant: Variant, ev: Evaluator | None = None, bits: int = TT_BITS) -> None:
         c = core(variant)
+        g = c.geo
         self.core = c
         self.ev = evaluator(variant) if ev is None else ev
-        self.tab = _zobrist_table(len(c.geo.square_of))
-        self.tt = {}
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.history = {}
+        self.variant = variant
+        self.zob_lo = list(ZOB_LO)
+        self.zob_hi = list(ZOB_HI)
+        self.z_black = Z_BLACK
+        self.qp_mix = list(_QP_MIX)
+        self.ep_mix = list(_EP_MIX)
+        self.tt_check = [0] * (1 << bits)
+        self.tt_data = [0] * (1 << bits)
+        self.tt_move = [0] * (1 << bits)
+        self.tt_mask = (1 << bits) - 1
+        self.tt_used = 0
+        self.mv_frm = []
+        self.mv_to = []
+        self.mv_cap = []
+        self.mv_key = []
+        self.sp = 0
+        self.slots = 0
+        self.grow()
+        self.one = 1
+        self.nbr = c.nbr
+        self.majority = variant.majority_rule
+        self.king_priority = variant.king_priority
+        self.w_d0, self.w_d1 = (0, 3) if variant.men_capture_backward else (0, 1)
+        self.b_d0, self.b_d1 = (0, 3) if variant.men_capture_backward else (2, 3)
+        self.killers = [0] * (2 * (MAX_PLY + 2))
+        self.history = [0] * (64 * 64)
         self.path = []
+        self.plen = 0
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -271,12 +394,12 @@ class Searcher:
         self.eg_limits = {}
         self.white_crown = c.white_crown
         self.black_crown = c.black_crown
-        self.diagonal = c.geo.main_diagonal
-        self.valid = c.geo.valid
-        g = c.geo
+        self.diagonal = g.main_diagonal
+        self.valid = g.valid
+        self.backward = variant.men_capture_backward
         self.s_ul, self.s_ur = -g.steps[0], -g.steps[1]
         self.s_dl, self.s_dr = g.steps[2], g.steps[3]
-        self.variant = variant
+        self.rays = [tuple(bytes(ray) for ray in rays) for rays in g.rays]
         self.sel_depth = 0
         self.next_check = 1024
         self.eg = None
@@ -286,9 +409,22 @@ class Searcher:
     def reset(self) -> None:
         """Ready for the next move of the game: the table kept, the history weighed down (a
         quarter), the killers, the path, the limits and the counters new."""
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.history = {k: v >> 2 for k, v in self.history.items() if v >= 4}
+        i: i64 = 0
+        n: i64 = len(self.killers)
+        while i < n:
+            self.killers[i] = 0
+            i += 1
+        i = 0
+        n = len(self.history)
+        hist = self.history
+        while i < n:
+            v = hist[i]
+            if v:
+                hist[i] = v >> 2
+            i += 1
         self.path = []
+        self.plen = 0
+        self.sp = 0
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -298,8 +434,8 @@ class Searcher:
 
     # -- endgame databases ----------------------------------------------------------------------
     def eg_score(
-        self, v: int, white: int, black: int, kings: int, ply: int, qp: int, ek: int, ep: int
-    ) -> int:
+        self, v: i64, white: i64, black: i64, kings: i64, ply: i64, qp: i64, ek: i64, ep: i64
+    ) -> i64:
         """The score of a stored value ``v`` (:mod:`dama.egtb`) at ``ply``: a win or loss in
         ``n`` plies scores as a mate at that distance when it comes within the draw counts that
         run (the endgame count from ``ep`` plies, and the quiet-move count from ``qp`` plies
@@ -308,7 +444,7 @@ class Searcher:
         if v == 0:
             return 0
         plies = v - 1
-        room = 1 << 20
+        room: i64 = 1 << 20
         if ek:
             lim = self.endgame_plies_limit(ek)
             if lim:
@@ -323,21 +459,21 @@ class Searcher:
             return MATE - ply - plies
         return ply + plies - MATE
 
-    def eg_probe(self, white: int, black: int, kings: int, turn: bool) -> int:
+    def eg_probe(self, white: i64, black: i64, kings: i64, turn: bool) -> i64:
         """The databases' byte for the position, or -1 when it is not covered."""
         eg = self.eg
-        if eg is None or (white | black).bit_count() > self.eg_max:
+        if eg is None or popcount(white | black) > self.eg_max:
             return -1
         return eg.value(white, black, kings, turn)
 
     # -- draw rules ---------------------------------------------------------------------------
-    def endgame_code(self, white: int, black: int, kings: int) -> int:
+    def endgame_code(self, white: i64, black: i64, kings: i64) -> i64:
         """The endgame key (as :meth:`BaseBoard._endgame_key`) of a position of <= 5 pieces."""
-        wm = (white & ~kings).bit_count()
-        wk = (white & kings).bit_count()
-        bm = (black & ~kings).bit_count()
-        bk = (black & kings).bit_count()
-        diag = 0
+        wm = popcount(white & ~kings)
+        wk = popcount(white & kings)
+        bm = popcount(black & ~kings)
+        bk = popcount(black & kings)
+        diag: i64 = 0
         if self.endgame_rule == "czech":
             if wm == 0 and wk == 1 and bm == 0 and bk == 3:
                 diag = 1 if white & self.diagonal else 0
@@ -345,7 +481,7 @@ class Searcher:
                 diag = 1 if black & self.diagonal else 0
         return 1 << 20 | wm | wk << 4 | bm << 8 | bk << 12 | diag << 16
 
-    def endgame_plies_limit(self, code: int) -> int:
+    def endgame_plies_limit(self, code: i64) -> i64:
         """Plies after which the endgame count ``code`` draws (0: no count applies)."""
         got = self.eg_limits.get(code)
         if got is None:
@@ -365,7 +501,7 @@ class Searcher:
             self.eg_limits[code] = got
         return got
 
-    def has_move(self, white: int, black: int, kings: int, turn: bool) -> bool:
+    def has_move(self, white: i64, black: i64, kings: i64, turn: bool) -> bool:
         """Whether the side to move has any legal move."""
         occ = white | black
         empty = self.valid & ~occ
@@ -393,42 +529,333 @@ class Searcher:
             return True
         return bool(self.core.captures(white, black, kings, turn))
 
-    # -- making moves -------------------------------------------------------------------------
-    def child_hash(self, h: int, kings: int, turn: bool, move: RawMove) -> int:
-        """The Zobrist hash after ``move`` (``kings`` and ``turn`` before it)."""
-        frm, to, cap = move
-        tab = self.tab
-        h ^= _ZOBRIST_BLACK_TO_MOVE
+    # -- the move stack -----------------------------------------------------------------------
+    def grow(self) -> None:
+        """Room for four more plies of ``MAXM`` moves on the move stack."""
+        more = [0] * (4 * MAXM)
+        self.mv_frm.extend(more)
+        self.mv_to.extend(more)
+        self.mv_cap.extend(more)
+        self.mv_key.extend(more)
+        self.slots += 4 * MAXM
+
+    def gen_captures(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
+        """Write the legal captures onto the move stack from ``base``, by the rules of
+        :meth:`dama._core.Core.captures` and in its order (the kings' captures, then the men's
+        unless the variant gives the king's capture priority, complete captures, the majority
+        rule, a move found by two routes listed once); how many (0: none)."""
         if turn:
-            if kings & frm:
-                t = tab[1]
-                h ^= t[frm.bit_length() - 1] ^ t[to.bit_length() - 1]
-            else:
-                h ^= tab[0][frm.bit_length() - 1]
-                if to & self.white_crown:
-                    h ^= tab[1][to.bit_length() - 1]
-                else:
-                    h ^= tab[0][to.bit_length() - 1]
-            om, ok = tab[2], tab[3]
+            own, opp = white, black
         else:
-            if kings & frm:
-                t = tab[3]
-                h ^= t[frm.bit_length() - 1] ^ t[to.bit_length() - 1]
-            else:
-                h ^= tab[2][frm.bit_length() - 1]
-                if to & self.black_crown:
-                    h ^= tab[3][to.bit_length() - 1]
-                else:
-                    h ^= tab[2][to.bit_length() - 1]
-            om, ok = tab[0], tab[1]
-        while cap:
-            low = cap & -cap
-            cap ^= low
+            own, opp = black, white
+        occ = white | black
+        n: i64 = 0
+        kk = own & kings
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            b = popcount(low - 1)
+            n, _jumped = self.king_jumps(base, n, b, b, occ ^ low, opp, 0)
+        if not n or not self.king_priority:
+            # a few shifts tell whether a man can take at all
+            can = self.core._man_can_capture(own & ~kings, opp, self.valid & ~occ, turn)
+            if can:
+                d0 = self.w_d0 if turn else self.b_d0
+                d1 = self.w_d1 if turn else self.b_d1
+                while can:
+                    low = can & -can
+                    can ^= low
+                    b = popcount(low - 1)
+                    n = self.man_jumps(base, n, b, b, occ ^ low, opp, 0, d0, d1)
+        if n > 1:
+            n = self.filter_captures(base, n)
+        return n
+
+    def filter_captures(self, base: i64, n: i64) -> i64:
+        """The majority rule (where the variant has it) and one move for two routes, on the
+        ``n`` captures from ``base``; how many are left."""
+        fa, ta, ca = self.mv_frm, self.mv_to, self.mv_cap
+        end = base + n
+        if self.majority:
+            most: i64 = 0
+            j = base
+            while j < end:
+                c = popcount(ca[j])
+                if c > most:
+                    most = c
+                j += 1
+            k = base
+            j = base
+            while j < end:
+                if popcount(ca[j]) == most:
+                    fa[k], ta[k], ca[k] = fa[j], ta[j], ca[j]
+                    k += 1
+                j += 1
+            end = k
+        # two routes can give the same move only when it takes two pieces or more
+        k = base
+        j = base
+        while j < end:
+            cj = ca[j]
+            dup = False
+            if cj & (cj - 1):
+                i = base
+                while i < k:
+                    if ca[i] == cj and fa[i] == fa[j] and ta[i] == ta[j]:
+                        dup = True
+                        break
+                    i += 1
+            if not dup:
+                fa[k], ta[k], ca[k] = fa[j], ta[j], cj
+                k += 1
+            j += 1
+        return k - base
+
+    def king_jumps(
+        self, base: i64, n: i64, frm: i64, b: i64, occ: i64, opp: i64, captured: i64
+    ) -> tuple[i64, bool]:
+        """The captures of a king from bit ``frm`` standing on bit ``b`` having taken
+        ``captured``, written from ``base + n`` (as :meth:`dama._core.Core._king_jumps`: on each
+        ray it lands only where it can jump again, when it can); the new count, and whether it
+        can jump from ``b``."""
+        jumped = False
+        for ray in self.rays[b]:
+            nr: i64 = len(ray)
+            i: i64 = 0
+            while i < nr and not (occ >> ray[i]) & 1:
+                i += 1
+            if i + 1 >= nr:
+                continue
+            v: i64 = ray[i]
+            if not (opp >> v) & 1 or (captured >> v) & 1:
+                continue
+            i += 1
+            if (occ >> ray[i]) & 1:
+                continue
+            jumped = True
+            ncap = captured | (self.one << v)
+            going_on = False
+            first: i64 = i
+            while i < nr:
+                land: i64 = ray[i]
+                if (occ >> land) & 1:
+                    break
+                n, more = self.king_jumps(base, n, frm, land, occ, opp, ncap)
+                if more:
+                    going_on = True
+                i += 1
+            if not going_on:
+                while first < i:
+                    if n < MAXM:
+                        j = base + n
+                        self.mv_frm[j] = frm
+                        self.mv_to[j] = ray[first]
+                        self.mv_cap[j] = ncap
+                        n += 1
+                    first += 1
+        return n, jumped
+
+    def man_jumps(
+        self,
+        base: i64,
+        n: i64,
+        frm: i64,
+        b: i64,
+        occ: i64,
+        opp: i64,
+        captured: i64,
+        d0: i64,
+        d1: i64,
+    ) -> i64:
+        """The captures of a man from bit ``frm`` standing on bit ``b`` having taken
+        ``captured`` (taken pieces stay on the board until the capture ends), written from
+        ``base + n``; the new count."""
+        nbr = self.nbr
+        jumped = False
+        d = d0
+        while d <= d1:
+            v: i64 = nbr[4 * b + d] - 1
+            if v >= 0 and (opp >> v) & 1 and not (captured >> v) & 1:
+                land: i64 = nbr[4 * v + d] - 1
+                if land >= 0 and not (occ >> land) & 1:
+                    jumped = True
+                    n = self.man_jumps(
+                        base, n, frm, land, occ, opp, captured | (self.one << v), d0, d1
+                    )
+            d += 1
+        if not jumped and captured and n < MAXM:
+            j = base + n
+            self.mv_frm[j] = frm
+            self.mv_to[j] = b
+            self.mv_cap[j] = captured
+            n += 1
+        return n
+
+    def gen_quiets(self, white: i64, black: i64, kings: i64, turn: bool, base: i64) -> i64:
+        """Write the quiet moves into the move stack from ``base`` (men by direction, then
+        kings); how many (their ``mv_cap`` is not written: 0)."""
+        occ = white | black
+        empty = self.valid & ~occ
+        frm_a = self.mv_frm
+        to_a = self.mv_to
+        j = base
+        if turn:
+            own = white
+            men = own & ~kings
+            s = self.s_ul
+            t = (men >> s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti + s
+                to_a[j] = ti
+                j += 1
+            s = self.s_ur
+            t = (men >> s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti + s
+                to_a[j] = ti
+                j += 1
+        else:
+            own = black
+            men = own & ~kings
+            s = self.s_dl
+            t = (men << s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti - s
+                to_a[j] = ti
+                j += 1
+            s = self.s_dr
+            t = (men << s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                ti = popcount(low - 1)
+                frm_a[j] = ti - s
+                to_a[j] = ti
+                j += 1
+        kk = own & kings
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            kb = popcount(low - 1)
+            for ray in self.rays[kb]:
+                nr: i64 = len(ray)
+                r: i64 = 0
+                while r < nr:
+                    t2: i64 = ray[r]
+                    if (occ >> t2) & 1:
+                        break
+                    frm_a[j] = kb
+                    to_a[j] = t2
+                    j += 1
+                    r += 1
+        return j - base
+
+    def child(
+        self, white: i64, black: i64, kings: i64, turn: bool, h: i64, fi: i64, ti: i64, cap: i64
+    ) -> tuple[i64, i64, i64, i64]:
+        """The position after the move from bit ``fi`` to bit ``ti`` taking ``cap``, and its
+        hash: (white, black, kings, hash)."""
+        frm = self.one << fi
+        to = self.one << ti
+        zl = self.zob_lo
+        zh = self.zob_hi
+        h ^= self.z_black
+        if turn:
+            man: i64 = 0
+            opp_man: i64 = 128
+            crown = self.white_crown
+        else:
+            man = 128
+            opp_man = 0
+            crown = self.black_crown
+        if kings & frm:
+            a = man + 64 + fi
+            b = man + 64 + ti
+            h ^= (zl[a] ^ zl[b]) | (zh[a] ^ zh[b]) << 30
+            k2 = (kings & ~frm & ~cap) | to
+        else:
+            a = man + fi
+            b = man + 64 + ti if to & crown else man + ti
+            h ^= (zl[a] ^ zl[b]) | (zh[a] ^ zh[b]) << 30
+            k2 = kings & ~cap
+            if to & crown:
+                k2 |= to
+        c = cap
+        while c:
+            low = c & -c
+            c ^= low
+            b = opp_man + popcount(low - 1)
             if kings & low:
-                h ^= ok[low.bit_length() - 1]
+                b += 64
+            h ^= zl[b] | zh[b] << 30
+        if turn:
+            return (white & ~frm) | to, black & ~cap, k2, h
+        return white & ~cap, (black & ~frm) | to, k2, h
+
+    def pick(self, j: i64, end: i64) -> i64:
+        """Bring the highest ordering key of slots ``j .. end - 1`` to slot ``j``; the offset
+        of its move (see :data:`KEY_SHIFT`)."""
+        keys = self.mv_key
+        best = keys[j]
+        at = j
+        k = j + 1
+        while k < end:
+            v = keys[k]
+            if v > best:
+                best = v
+                at = k
+            k += 1
+        if at != j:
+            keys[at] = keys[j]
+            keys[j] = best
+        return KEY_SLOT - (best & KEY_SLOT)
+
+    def score_moves(
+        self, base: i64, n: i64, capture: bool, hash_move: i64, ply: i64, kings: i64, turn: bool
+    ) -> None:
+        """The ordering keys of the ``n`` moves from ``base`` (see the module docstring)."""
+        fa, ta, ca, sc = self.mv_frm, self.mv_to, self.mv_cap, self.mv_key
+        end = base + n
+        j = base
+        if capture:
+            while j < end:
+                s = popcount(ca[j]) << 14
+                if hash_move and (fa[j] | ta[j] << 6) + 1 == hash_move:
+                    s += 1 << 20
+                sc[j] = s << KEY_SHIFT | (KEY_SLOT - (j - base))
+                j += 1
+            return
+        k0 = self.killers[2 * ply]
+        k1 = self.killers[2 * ply + 1]
+        hist = self.history
+        crown = self.white_crown if turn else self.black_crown
+        while j < end:
+            fi = fa[j]
+            ti = ta[j]
+            pm = (fi | ti << 6) + 1
+            if pm == hash_move:
+                s = 1 << 20
+            elif pm == k0:
+                s = 1 << 19
+            elif pm == k1:
+                s = 1 << 18
             else:
-                h ^= om[low.bit_length() - 1]
-        return h
+                s = hist[fi << 6 | ti]
+                if s > HISTORY_MAX:
+                    s = HISTORY_MAX
+                if (crown >> ti) & 1 and not (kings >> fi) & 1:
+                    s += 1 << 17
+            sc[j] = s << KEY_SHIFT | (KEY_SLOT - (j - base))
+            j += 1
 
     # -- limits -------------------------------------------------------------------------------
     def check_limits(self) -> None:
@@ -444,34 +871,45 @@ class Searcher:
 
     # -- the search ---------------------------------------------------------------------------
     def quiesce(
-        self, white: int, black: int, kings: int, turn: bool, alpha: int, beta: int, ply: int
-    ) -> int:
+        self, white: i64, black: i64, kings: i64, turn: bool, alpha: i64, beta: i64, ply: i64
+    ) -> i64:
         """Captures until the side to move has none, then the static evaluation."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check_limits()
         if ply > self.sel_depth:
             self.sel_depth = ply
-        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+        if self.eg_max and popcount(white | black) <= self.eg_max:
             v = self.eg_probe(white, black, kings, turn)
             if v >= 0:  # after a capture: the counts start again
                 self.eg_hits += 1
                 return self.eg_score(
                     v, white, black, kings, ply, 0, self.endgame_code(white, black, kings), 0
                 )
-        caps = self.core.captures(white, black, kings, turn)
-        if not caps:
+        base = self.sp
+        if base + MAXM > self.slots:
+            self.grow()
+        n = self.gen_captures(white, black, kings, turn, base)
+        if not n:
             if not self.has_move(white, black, kings, turn):
                 return ply - MATE
             return self.ev.evaluate(white, black, kings, turn)
         if ply >= MAX_PLY:
             return self.ev.evaluate(white, black, kings, turn)
-        if len(caps) > 1:
-            caps.sort(key=_cap_count, reverse=True)
-        best = -INF
-        make = self.core.make
-        for m in caps:
-            w2, b2, k2 = make(white, black, kings, turn, m)
+        end = base + n
+        self.sp = end
+        if n > 1:
+            j = base
+            while j < end:
+                self.mv_key[j] = popcount(self.mv_cap[j]) << KEY_SHIFT | (KEY_SLOT - (j - base))
+                j += 1
+        best: i64 = -INF
+        j = base
+        while j < end:
+            at = base + self.pick(j, end) if n > 1 else j
+            w2, b2, k2, _h2 = self.child(
+                white, black, kings, turn, 0, self.mv_frm[at], self.mv_to[at], self.mv_cap[at]
+            )
             score = -self.quiesce(w2, b2, k2, not turn, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
@@ -479,31 +917,33 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         break
+            j += 1
+        self.sp = base
         return best
 
     def node(
         self,
-        white: int,
-        black: int,
-        kings: int,
+        white: i64,
+        black: i64,
+        kings: i64,
         turn: bool,
-        h: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-        qp: int,
-        ek: int,
-        ep: int,
-    ) -> int:
+        h: i64,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        ply: i64,
+        qp: i64,
+        ek: i64,
+        ep: i64,
+    ) -> i64:
         """Negamax PVS below the root: the score of the position from the side to move's view."""
         # draw rules: repetition since the last irreversible move, the move counts
         if qp >= 4:
             path = self.path
-            n = len(path)
-            k = 4
-            while k <= qp and k <= n:
-                if path[n - k] == h:
+            n_path = self.plen
+            k: i64 = 4
+            while k <= qp and k <= n_path:
+                if path[n_path - k] == h:
                     return 0
                 k += 2
             if self.quiet_limit and qp >= self.quiet_limit:
@@ -512,7 +952,7 @@ class Searcher:
             lim = self.endgame_plies_limit(ek)
             if lim and ep >= lim:
                 return 0 if self.has_move(white, black, kings, turn) else ply - MATE
-        if self.eg is not None and (white | black).bit_count() <= self.eg_max:
+        if self.eg_max and popcount(white | black) <= self.eg_max:
             v = self.eg_probe(white, black, kings, turn)
             if v >= 0:
                 self.eg_hits += 1
@@ -531,109 +971,111 @@ class Searcher:
             return alpha
         key = h
         if qp:
-            key ^= _QP_MIX[qp if qp < 256 else 255]
+            mix = self.qp_mix[qp if qp < 256 else 255]
+            key ^= mix | mix << 30
         if ep:
-            key ^= _EP_MIX[ep if ep < 256 else 255]
-        entry = self.tt.get(key)
-        hash_move: RawMove | None = None
+            mix = self.ep_mix[ep if ep < 256 else 255]
+            key ^= mix | mix << 30
+        slot = key & self.tt_mask
+        check = key >> 30
+        hash_move: i64 = 0
         pv_node = beta - alpha > 1
-        if entry is not None:
-            e_depth, e_flag, e_score, _e_age, hash_move = entry
-            if e_depth >= depth and not pv_node:
+        data = self.tt_data[slot]
+        if data and self.tt_check[slot] == check:
+            hash_move = self.tt_move[slot]
+            if (data & 255) >= depth and not pv_node:
+                e_score = ((data >> 10) & 0xFFFF) - SCORE_BIAS
                 if e_score > MATE_BOUND:
                     e_score -= ply
                 elif e_score < -MATE_BOUND:
                     e_score += ply
+                e_flag = (data >> 8) & 3
                 if e_flag == _EXACT:
                     return e_score
                 if e_flag == _LOWER and e_score >= beta:
                     return e_score
                 if e_flag == _UPPER and e_score <= alpha:
                     return e_score
-        c = self.core
-        moves = c.captures(white, black, kings, turn)
-        capture = bool(moves)
+        base = self.sp
+        if base + MAXM > self.slots:
+            self.grow()
+        n_moves = self.gen_captures(white, black, kings, turn, base)
+        capture = n_moves > 0
         if not capture:
-            moves = c.quiets(white, black, kings, turn)
-            if not moves:
+            n_moves = self.gen_quiets(white, black, kings, turn, base)
+            if not n_moves:
                 return ply - MATE
-        n_moves = len(moves)
         if n_moves > 1:
-            self.order(moves, capture, hash_move, ply, kings, turn)
+            self.score_moves(base, n_moves, capture, hash_move, ply, kings, turn)
         new_depth = depth - 1
         if n_moves == 1 and ply < MAX_PLY // 2:
             new_depth = depth  # a forced move: look a ply further
         if ply >= MAX_PLY:
             return self.ev.evaluate(white, black, kings, turn)
         alpha0 = alpha
-        best = -INF
-        best_move: RawMove | None = None
-        make = c.make
+        best: i64 = -INF
+        best_move: i64 = 0
         crown = self.white_crown if turn else self.black_crown
-        pieces5 = (white | black).bit_count() <= 6
-        self.path.append(h)
-        try:
-            for i, m in enumerate(moves):
-                frm, to, cap = m
-                w2, b2, k2 = make(white, black, kings, turn, m)
-                h2 = self.child_hash(h, kings, turn, m)
-                qp2 = 0 if cap or not kings & frm else qp + 1
-                if pieces5 and (ek or (w2 | b2).bit_count() <= 5):
-                    ek2 = self.endgame_code(w2, b2, k2) if (w2 | b2).bit_count() <= 5 else 0
+        pieces5 = popcount(white | black) <= 6
+        self.path[self.plen] = h
+        self.plen += 1
+        end = base + n_moves
+        self.sp = end
+        j = base
+        while j < end:
+            at = base + self.pick(j, end) if n_moves > 1 else j
+            fi = self.mv_frm[at]
+            ti = self.mv_to[at]
+            cap = self.mv_cap[at] if capture else 0
+            w2, b2, k2, h2 = self.child(white, black, kings, turn, h, fi, ti, cap)
+            qp2 = 0 if cap or not (kings >> fi) & 1 else qp + 1
+            ek2: i64 = 0
+            ep2: i64 = 0
+            if pieces5:
+                left = popcount(w2 | b2)
+                if ek or left <= 5:
+                    ek2 = self.endgame_code(w2, b2, k2) if left <= 5 else 0
                     ep2 = ep + 1 if ek2 == ek else 0
-                else:
-                    ek2 = 0
-                    ep2 = 0
-                if i == 0:
+            if j == base:
+                score = -self.node(
+                    w2, b2, k2, not turn, h2, new_depth, -beta, -alpha, ply + 1, qp2, ek2, ep2
+                )
+            else:
+                d = new_depth
+                # late quiet moves at enough depth: search a ply shallower first
+                if (
+                    j - base >= 3
+                    and depth >= 3
+                    and not capture
+                    and not pv_node
+                    and not (crown >> ti) & 1
+                    and n_moves > 1
+                ):
+                    d -= 1
+                score = -self.node(
+                    w2, b2, k2, not turn, h2, d, -alpha - 1, -alpha, ply + 1, qp2, ek2, ep2
+                )
+                if score > alpha and (d < new_depth or score < beta):
                     score = -self.node(
                         w2, b2, k2, not turn, h2, new_depth, -beta, -alpha, ply + 1, qp2, ek2, ep2
                     )
-                else:
-                    d = new_depth
-                    # late quiet moves at enough depth: search a ply shallower first
-                    if (
-                        i >= 3
-                        and depth >= 3
-                        and not capture
-                        and not pv_node
-                        and not to & crown
-                        and n_moves > 1
-                    ):
-                        d -= 1
-                    score = -self.node(
-                        w2, b2, k2, not turn, h2, d, -alpha - 1, -alpha, ply + 1, qp2, ek2, ep2
-                    )
-                    if score > alpha and (d < new_depth or score < beta):
-                        score = -self.node(
-                            w2,
-                            b2,
-                            k2,
-                            not turn,
-                            h2,
-                            new_depth,
-                            -beta,
-                            -alpha,
-                            ply + 1,
-                            qp2,
-                            ek2,
-                            ep2,
-                        )
-                if score > best:
-                    best = score
-                    best_move = m
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            if not capture:
-                                ks = self.killers[ply]
-                                if ks[0] != m:
-                                    ks[1] = ks[0]
-                                    ks[0] = m
-                                hk = frm | to
-                                self.history[hk] = self.history.get(hk, 0) + depth * depth
-                            break
-        finally:
-            self.path.pop()
+            if score > best:
+                best = score
+                best_move = (fi | ti << 6) + 1
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        if not capture:
+                            kp = 2 * ply
+                            if self.killers[kp] != best_move:
+                                self.killers[kp + 1] = self.killers[kp]
+                                self.killers[kp] = best_move
+                            hk = fi << 6 | ti
+                            self.history[hk] += depth * depth
+                        break
+            j += 1
+        self.sp = base
+        self.plen -= 1
         if best >= beta:
             flag = _LOWER
         elif best > alpha0:
@@ -645,58 +1087,46 @@ class Searcher:
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
-        self.tt[key] = (depth, flag, stored, 0, best_move)
+        if not self.tt_data[slot]:
+            self.tt_used += 1
+        self.tt_check[slot] = check
+        self.tt_data[slot] = depth | flag << 8 | (stored + SCORE_BIAS) << 10
+        self.tt_move[slot] = best_move
         return best
 
-    def order(
+    def root_node(
         self,
-        moves: list[RawMove],
-        capture: bool,
-        hash_move: RawMove | None,
-        ply: int,
-        kings: int,
+        white: i64,
+        black: i64,
+        kings: i64,
         turn: bool,
-    ) -> None:
-        """Sort ``moves`` best first (see the module docstring)."""
-        if capture:
-            keyed = [
-                ((m[2].bit_count() << 20) + (1 << 30 if m == hash_move else 0), m) for m in moves
-            ]
-        else:
-            k0, k1 = self.killers[ply]
-            hist = self.history
-            crown = self.white_crown if turn else self.black_crown
-            keyed = []
-            for m in moves:
-                frm, to, _cap = m
-                if m == hash_move:
-                    s = 1 << 30
-                elif m == k0:
-                    s = 1 << 28
-                elif m == k1:
-                    s = 1 << 27
-                else:
-                    s = hist.get(frm | to, 0)
-                    if to & crown and not kings & frm:
-                        s += 1 << 26
-                keyed.append((s, m))
-        keyed.sort(key=_first, reverse=True)
-        moves[:] = [m for _s, m in keyed]
-
-
-def _first(item: tuple[int, RawMove]) -> int:
-    return item[0]
-
-
-def _cap_count(m: RawMove) -> int:
-    return m[2].bit_count()
+        h: i64,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        qp: i64,
+        ek: i64,
+        ep: i64,
+    ) -> int:
+        """:meth:`node` of a root move's child (ply 1), callable from Python."""
+        return self.node(white, black, kings, turn, h, depth, alpha, beta, 1, qp, ek, ep)
 
 
 def _root_state(board: BaseBoard, s: Searcher) -> tuple[int, int, int]:
     """The root's quiet plies, endgame code and endgame plies; fills the repetition path."""
-    tab = s.tab
-    s.path = [_raw_hash(w, b, k, t, tab) for (w, b, k, t) in board._history[:-1]]
+    hashes = [_raw_hash(w, b, k, t) for (w, b, k, t) in board._history[:-1]]
+    s.path = hashes + [0] * (MAX_PLY + 4)
+    s.plen = len(hashes)
     return board.quiet_plies, _endgame_code(board.endgame_key), board.endgame_plies
+
+
+def _child_of_root(
+    s: Searcher, white: int, black: int, kings: int, turn: bool, h: int, m: RawMove
+) -> tuple[int, int, int, int]:
+    """A root move's child and its hash."""
+    fi, ti = m[0].bit_length() - 1, m[1].bit_length() - 1
+    w2, b2, k2, h2 = s.child(white, black, kings, turn, h, fi, ti, m[2])
+    return int(w2), int(b2), int(k2), int(h2)
 
 
 def search(
@@ -731,12 +1161,13 @@ def search(
     if not legal:
         raise ValueError("the game is over: the side to move has no legal move")
     by_bits = {(m._frm, m._to, m._cap): m for m in legal}
-    if memory is None:
-        s = Searcher(board.variant, _evaluator)
-    else:
-        s = memory._searcher(board.variant, _evaluator)
     if depth is None and seconds is None and nodes is None:
         seconds = 1.0
+    bits = tt_bits(nodes if seconds is None and depth is None else None)
+    if memory is None:
+        s = Searcher(board.variant, _evaluator, bits)
+    else:
+        s = memory._searcher(board.variant, _evaluator, bits)
     max_depth = depth if depth is not None else 64
     if seconds is not None:
         s.deadline = t0 + seconds
@@ -748,7 +1179,7 @@ def search(
     s.eg_max = s.eg.max_pieces if s.eg is not None else 0
     qp, ek, ep = _root_state(board, s)
     white, black, kings, turn = board.white, board.black, board.kings, board.turn
-    h = _raw_hash(white, black, kings, turn, s.tab)
+    h = _raw_hash(white, black, kings, turn)
     c = s.core
     root = c.moves(white, black, kings, turn)
     if seed is not None:
@@ -757,14 +1188,14 @@ def search(
     # the children's counters
     children: list[tuple[RawMove, int, int, int, int, int, int, int]] = []
     for m in root:
-        w2, b2, k2 = c.make(white, black, kings, turn, m)
+        w2, b2, k2, h2 = _child_of_root(s, white, black, kings, turn, h, m)
         qp2 = 0 if m[2] or not kings & m[0] else qp + 1
         if (w2 | b2).bit_count() <= 5:
             ek2 = s.endgame_code(w2, b2, k2)
             ep2 = ep + 1 if ek2 == ek else 0
         else:
             ek2 = ep2 = 0
-        children.append((m, w2, b2, k2, s.child_hash(h, kings, turn, m), qp2, ek2, ep2))
+        children.append((m, w2, b2, k2, h2, qp2, ek2, ep2))
     if not _margin and s.eg is not None:
         known = _endgame_root(s, children, turn)
         if known is not None:
@@ -781,7 +1212,8 @@ def search(
     best_score = 0
     done_depth = 0
     scores: dict[RawMove, int] = {}
-    s.path.append(h)
+    s.path[s.plen] = h
+    s.plen += 1
     if len(root) == 1:
         max_depth = min(max_depth, 1)
     iter_best = best_move
@@ -797,27 +1229,15 @@ def search(
                 if i == 0 or _margin:
                     # every move gets an exact score when a weak level will choose among them
                     lo = -INF if _margin else -beta
-                    score = -s.node(
-                        w2,
-                        b2,
-                        k2,
-                        not turn,
-                        h2,
-                        d - 1,
-                        lo,
-                        -alpha if not _margin else INF,
-                        1,
-                        qp2,
-                        ek2,
-                        ep2,
-                    )
+                    hi = -alpha if not _margin else INF
+                    score = -s.root_node(w2, b2, k2, not turn, h2, d - 1, lo, hi, qp2, ek2, ep2)
                 else:
-                    score = -s.node(
-                        w2, b2, k2, not turn, h2, d - 1, -alpha - 1, -alpha, 1, qp2, ek2, ep2
+                    score = -s.root_node(
+                        w2, b2, k2, not turn, h2, d - 1, -alpha - 1, -alpha, qp2, ek2, ep2
                     )
                     if score > alpha:
-                        score = -s.node(
-                            w2, b2, k2, not turn, h2, d - 1, -beta, -alpha, 1, qp2, ek2, ep2
+                        score = -s.root_node(
+                            w2, b2, k2, not turn, h2, d - 1, -beta, -alpha, qp2, ek2, ep2
                         )
                 iter_scores[m] = score
                 if score > iter_score:
@@ -838,13 +1258,13 @@ def search(
         if done_depth and not _margin and iter_score > -INF and iter_best != best_move:
             best_move, best_score = iter_best, iter_score
     finally:
-        s.path.pop()
+        s.plen -= 1
     if done_depth == 0:
         # not even depth 1 finished: score the moves by the static evaluation after them
         ev = s.ev
         best_score = -INF
         for m, w2, b2, k2, _h2, _qp2, _ek2, _ep2 in children:
-            sc = -ev.evaluate(w2, b2, k2, not turn)
+            sc = -int(ev.evaluate(w2, b2, k2, not turn))
             scores[m] = sc
             if sc > best_score:
                 best_score, best_move = sc, m
@@ -876,7 +1296,7 @@ def _endgame_root(
         v = s.eg_probe(w2, b2, k2, not turn)
         if v < 0:
             return None
-        score = -s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2)
+        score = -int(s.eg_score(v, w2, b2, k2, 1, qp2, ek2, ep2))
         # the child's side loses in v - 1 plies (even) or wins in v - 1 plies (odd)
         tie = 0 if v == 0 else (1000 - v if (v - 1) % 2 == 0 else v - 1000)
         if best is None or (score, tie) > best_key:
@@ -934,18 +1354,28 @@ def _principal_variation(
     pv = [by_bits[first]]
     b.push(pv[0])
     seen = {b.key()}
-    tab = s.tab
     while len(pv) < 32:
-        h = _raw_hash(b.white, b.black, b.kings, b.turn, tab)
+        h = _raw_hash(b.white, b.black, b.kings, b.turn)
         if b.quiet_plies:
-            h ^= _QP_MIX[min(b.quiet_plies, 255)]
+            mix = _QP_MIX[min(b.quiet_plies, 255)]
+            h ^= mix | mix << 30
         if b.endgame_key and b.endgame_plies:
-            h ^= _EP_MIX[min(b.endgame_plies, 255)]
-        entry = s.tt.get(h)
-        if entry is None or entry[4] is None:
+            mix = _EP_MIX[min(b.endgame_plies, 255)]
+            h ^= mix | mix << 30
+        slot = h & int(s.tt_mask)
+        if not s.tt_data[slot] or s.tt_check[slot] != h >> 30 or not s.tt_move[slot]:
             break
-        bits = entry[4]
-        nxt = {(m._frm, m._to, m._cap): m for m in b.generate_legal_moves()}.get(bits)
+        packed = s.tt_move[slot] - 1
+        # bit indexes compared, not bits: compiled, ``1 << n`` of a constant 1 is 32-bit
+        fi, ti = packed & 63, packed >> 6
+        nxt = next(
+            (
+                m
+                for m in b.generate_legal_moves()
+                if m._frm.bit_length() - 1 == fi and m._to.bit_length() - 1 == ti
+            ),
+            None,
+        )
         if nxt is None:
             break
         b.push(nxt)

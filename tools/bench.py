@@ -523,6 +523,121 @@ def ladder_section(ctx: BenchContext) -> list[Row]:
     return rows
 
 
+# -- the playing engine against its previous version (issue 52) -----------------------------------
+#: node limit of each search in the nodes-per-second comparison (the same limit for both)
+PREV_NODES = 40_000
+QUICK_PREV_NODES = 5_000
+#: time a move in the games between the two versions (wall clock, each side alike)
+PREV_SECONDS = 0.1
+PREV_GAMES = 12
+QUICK_PREV_GAMES = 2
+
+
+def play_vs_previous(
+    variant: str, opening: tuple[str, ...], new_white: bool, seconds: float, seed: int
+) -> tuple[bool | None, str, int, int, int]:
+    """One game of :mod:`dama.search` against :mod:`dama.search_v1` (the previous search) at
+    ``seconds`` a move, each side with its own memory: (the new search won: True, lost: False,
+    drew: None; the reason; plies; the new search's nodes; the previous one's)."""
+    from dama import search as new
+    from dama import search_v1 as old
+    from dama.match import PLY_CAP, opening_board
+
+    b = opening_board(variant, opening)
+    mem_new, mem_old = new.Memory(), old.Memory()
+    nodes = [0, 0]
+    while True:
+        out = b.outcome()
+        if out is not None:
+            winner, reason = out.winner, out.reason
+            break
+        if b.ply >= PLY_CAP:
+            winner, reason = None, "ply_cap"
+            break
+        if b.turn == new_white:
+            r = new.search(b, seconds=seconds, seed=seed + b.ply, memory=mem_new)
+            nodes[0] += r.nodes
+        else:
+            r2 = old.search(b, seconds=seconds, seed=seed + b.ply, memory=mem_old)
+            nodes[1] += r2.nodes
+            r = r2  # type: ignore[assignment]
+        b.push(r.move)
+    won = None if winner is None else winner == new_white
+    return won, reason, b.ply, nodes[0], nodes[1]
+
+
+def previous_section(ctx: BenchContext) -> list[Row]:
+    """The playing search against its previous version (:mod:`dama.search_v1`, the search before
+    issue 52, compiled alike) in one run: nodes per second on the same positions with the same
+    node limit, then games at equal time a move from the balanced openings, colours swapped."""
+    from dama import search as new
+    from dama import search_v1 as old
+    from dama.match import OPENINGS, opening_board
+
+    rows: list[Row] = []
+    limit = QUICK_PREV_NODES if ctx.quick else PREV_NODES
+    for variant in ("international", "brazilian", "czech"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        boards = [opening_board(variant, o) for o in OPENINGS[variant]]
+        best: dict[str, Timing] = {}
+        for _ in range(ctx.repeat):
+            for name, mod in (("previous", old), ("new", new)):
+                t0 = time.process_time()
+                n = sum(mod.search(b, nodes=limit).nodes for b in boards)
+                t = Timing(n, time.process_time() - t0)
+                if name not in best or t.seconds < best[name].seconds:
+                    best[name] = t
+        row = Row(
+            f"{variant} search vs previous",
+            None,
+            best["new"],
+            best["previous"],
+            f"dama.search_v1, {len(boards)} openings, {limit:,} nodes each",
+            same_nodes=False,
+        )
+        ctx.out(
+            f"  ... {variant} search nodes/s: new {best['new'].nps:,.0f}, previous "
+            f"{best['previous'].nps:,.0f}: {row.ratio:.2f}x"
+        )
+        rows.append(row)
+    games = QUICK_PREV_GAMES if ctx.quick else PREV_GAMES
+    for variant in ("international", "brazilian", "czech"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        wins = draws = losses = 0
+        n_new = n_old = 0
+        t0 = time.process_time()
+        for g in range(games):
+            opening = OPENINGS[variant][(g // 2) % len(OPENINGS[variant])]
+            won, reason, plies, a, b = play_vs_previous(
+                variant, opening, g % 2 == 0, PREV_SECONDS, seed=g
+            )
+            wins += won is True
+            losses += won is False
+            draws += won is None
+            n_new += a
+            n_old += b
+            result = {True: "win", False: "loss", None: "draw"}[won]
+            ctx.out(f"  ... {variant} game {g + 1} vs previous: {result} ({reason}, {plies} plies)")
+        pct = 100.0 * (wins + draws / 2) / games
+        note = (
+            f"new vs previous at {PREV_SECONDS} s a move: {games} games, +{wins} ={draws} "
+            f"-{losses}, {pct:.1f} % of the points (keep >= 60 %); nodes searched: new "
+            f"{n_new:,}, previous {n_old:,}"
+        )
+        ctx.out(f"  {variant}: {note}")
+        rows.append(
+            Row(
+                f"{variant} games vs previous",
+                None,
+                Timing(n_new, time.process_time() - t0),
+                note=note,
+            )
+        )
+    return rows
+
+
 # -- both builds: the compiled engine against pure Python, in one run ------------------------------
 BUILD_PERFT_DEPTHS = {"international": 7, "brazilian": 8, "czech": 8}
 QUICK_BUILD_PERFT_DEPTHS = {"international": 5, "brazilian": 6, "czech": 6}
@@ -737,6 +852,9 @@ SECTIONS: list[Section] = [
     Section("deep", "solver: 15-ply uniqueness proofs (horizon 6 + 2)", deep_solver_section),
     Section("play", "playing engine: games against py-draughts, search nodes/s", play_section),
     Section("ladder", "playing engine: each level against the level below", ladder_section),
+    Section(
+        "previous", "playing engine: the search against its previous version", previous_section
+    ),
     Section("builds", "both builds: the compiled engine against pure Python", builds_section),
 ]
 
