@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import StepProgress
+from .models import DrillRun, StepProgress
 
 
 @admin.register(StepProgress)
@@ -20,3 +20,11 @@ class StepProgressAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "step"]
     raw_id_fields = ["user"]
     readonly_fields = ["updated_at"]
+
+
+@admin.register(DrillRun)
+class DrillRunAdmin(admin.ModelAdmin):
+    list_display = ["user", "course", "step", "status", "attempts", "updated_at"]
+    list_filter = ["course", "status"]
+    search_fields = ["user__username", "step"]
+    raw_id_fields = ["user"]

@@ -115,6 +115,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 from .models import (  # noqa: E402
     Attempt,
     DailyPuzzle,
+    Mastery,
     PlayerRating,
     PuzzleRating,
     PuzzleVote,
@@ -128,6 +129,12 @@ class AttemptAdmin(admin.ModelAdmin):
     list_filter = ["source", "solved", "failed", "rated", "puzzle__variant"]
     raw_id_fields = ["user", "puzzle"]
     date_hierarchy = "started_at"
+
+
+@admin.register(Mastery)
+class MasteryAdmin(admin.ModelAdmin):
+    list_display = ["user", "puzzle", "met_count", "total"]
+    raw_id_fields = ["user", "puzzle"]
 
 
 @admin.register(DailyPuzzle)
