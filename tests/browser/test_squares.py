@@ -67,10 +67,10 @@ def test_find_squares_from_blacks_side_by_keyboard(page):
     check(page.locator('[data-testid="squares-prompt"]')).to_have_text(f"Click the square {label}.")
     tab_to(page, "#squares-board .board-svg")
     for n in (1, 2):
-        # the board has the focus (again, after each answer: the keyboard stays on it)
-        page.wait_for_function(
-            "document.activeElement && document.activeElement.matches('#squares-board .board-svg')"
-        )
+        # the board has the focus (again, after each answer: the keyboard stays on it) and is set
+        # up: htmx gives the new board the focus when it swaps it in, but board.js listens to its
+        # keys only when htmx settles it (data-board-ready), and a key pressed in between is lost
+        check(page.locator("#squares-board[data-board-ready] .board-svg")).to_be_focused()
         run.refresh_from_db()
         walk_to(page, run)
         page.keyboard.press("Enter")
