@@ -28,8 +28,17 @@ move:
   against a lone king on the main diagonal: a quarter of the score.
 
 The class is ``@final`` with typed attributes and ``i64`` bitboards, compiled with mypyc with the
-search (:mod:`dama.search`); the terms and their weights are those of the previous evaluation
-(:mod:`dama.evaluate_v1`), so that the two engines differ only in their speed.
+search (:mod:`dama.search`); the terms and their hand-tuned weights are those of the previous
+evaluation (:mod:`dama.evaluate_v1`).
+
+**Trained weights** (issue 52, :meth:`Evaluator.use_weights`, shipped in :mod:`dama.weights`): a
+coefficient for each named term (:data:`TERMS`) and a value for each local pattern, as the
+strongest engines score a board: every window of two rows by four columns (four dark squares) at
+every place of the board, each square empty, White's or Black's (81 patterns a window: 35 windows
+on 8x8, 63 on 10x10). :meth:`Evaluator.features` gives the training tool (``tools/train_eval.py``)
+exactly what the sum is made of; in the search the windows are summed a band of two rows at a
+time, each band's pattern looked up once in a table of its windows' sums (built when the weights
+are read; a test holds the two sums equal). The endgame rules above stay as they are.
 
 >>> from dama import Board
 >>> evaluate(Board("czech"))
@@ -43,6 +52,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Final, final
 
+from . import weights
 from ._core import popcount
 from .baseboard import BaseBoard
 from .geometry import Geometry, geometry
@@ -54,6 +64,25 @@ if TYPE_CHECKING:  # a machine word when compiled (see dama._core)
 #: a king's worth in centi-men, per variant (measured by self-play, see the module docstring)
 KING_VALUE: dict[str, int] = {"czech": 300, "brazilian": 300, "international": 300}
 MAN_VALUE: Final = 100
+#: the named terms, in the order of :meth:`Evaluator.features` and of the trained coefficients
+TERMS: Final = (
+    "men",
+    "kings",
+    "trade",
+    "advance",
+    "centre",
+    "back",
+    "locked",
+    "runaway",
+    "kingplay",
+)
+N_TERMS: Final = 9
+#: the patterns of a window of four squares: each empty, White's or Black's (3 ** 4)
+PATTERN_STATES: Final = 81
+#: trained weights are in 1/SCALE centi-men
+SCALE: Final = 16
+#: a band's sum of window values is kept in three bytes, offset by this
+BAND_OFFSET: Final = 1 << 23
 
 
 @final
@@ -97,6 +126,30 @@ class Evaluator:
     s_dl: i64
     s_dr: i64
     valid: i64
+    #: the local patterns: windows of two rows by four columns (four dark squares), at every
+    #: place on the board; window ``i`` gathers its squares by ``>> win_shift[i] & win_mask[i]``
+    #: and ``win_tab[256 * i + gathered]`` numbers them in base 3 (the first square 1, ...)
+    n_win: i64
+    win_shift: bytes
+    win_mask: bytes
+    win_tab: bytes
+    #: the squares of each window, in the order of its base-3 digits (for the training tool)
+    win_squares: list[tuple[int, ...]]
+    #: the same windows summed a band at a time, for speed (:meth:`use_weights`): band ``r`` is
+    #: rows ``r`` and ``r + 1`` (every square of both), gathered by ``>> band_shift[r]`` and a mask
+    #: of ``band_width`` bits, and numbered in base 3 by ``band_tab[(r << band_width) + gathered]``;
+    #: ``band_sum`` holds, for each band and each of its 3 ** n patterns, the sum of the values of
+    #: the windows in it, three bytes each (little-endian, offset by :data:`BAND_OFFSET`)
+    n_band: i64
+    band_shift: bytes
+    band_width: i64
+    band_tab: list[int]
+    band_states: i64
+    band_sum: bytes
+    #: trained weights (:meth:`use_weights`), in 1/SCALE centi-men; until then the hand weights
+    trained: bool
+    coef: list[int]
+    pat: list[int]
 
     def __init__(self, variant: Variant, king_value: int | None = None) -> None:
         g: Geometry = geometry(variant.size)
@@ -157,9 +210,131 @@ class Evaluator:
         self.adv_b3, self.adv_b4, self.adv_b5 = planes_b[3], planes_b[4], planes_b[5]
         self.zone_w = rows_w[n - 2] | rows_w[n - 3] | rows_w[n - 4]
         self.zone_b = rows_b[n - 2] | rows_b[n - 3] | rows_b[n - 4]
+        shifts: list[int] = []
+        masks: list[int] = []
+        tab = bytearray()
+        win_squares: list[tuple[int, ...]] = []
+        at = {g.row_col(sq): sq for sq in range(1, g.squares + 1)}
+        for r in range(n - 1):
+            for c in range(n - 3):
+                sqs = sorted(
+                    (
+                        at[(r + dr, c + dc)]
+                        for dr in (0, 1)
+                        for dc in range(4)
+                        if (r + dr, c + dc) in at
+                    ),
+                    key=lambda sq: g.bit_of[sq],
+                )
+                assert len(sqs) == 4
+                bits = [g.bit_of[sq] for sq in sqs]
+                low = bits[0]
+                mask = 0
+                for b in bits:
+                    mask |= 1 << (b - low)
+                assert mask < 256
+                part = bytearray(256)
+                for gathered in range(256):
+                    part[gathered] = sum(
+                        3**k for k, b in enumerate(bits) if gathered >> (b - low) & 1
+                    )
+                shifts.append(low)
+                masks.append(mask)
+                tab += part
+                win_squares.append(tuple(sqs))
+        self.n_win = len(shifts)
+        self.win_shift = bytes(shifts)
+        self.win_mask = bytes(masks)
+        self.win_tab = bytes(tab)
+        self.win_squares = win_squares
+        # a band is gathered with n + 1 bits from its lowest square (its two rows, the ghost bit
+        # between them when there is one, or the first square of the next row, which its table
+        # skips): the same mask and table size for every band
+        width = n + 1
+        b_shift: list[int] = []
+        b_tab: list[int] = []
+        for r in range(n - 1):
+            sqs = sorted(
+                (sq for (rr, _), sq in at.items() if rr in (r, r + 1)), key=lambda sq: g.bit_of[sq]
+            )
+            bits = [g.bit_of[sq] for sq in sqs]
+            low = bits[0]
+            assert bits[-1] - low < width
+            b_shift.append(low)
+            for gathered in range(1 << width):
+                b_tab.append(sum(3**k for k, b in enumerate(bits) if gathered >> (b - low) & 1))
+        self.n_band = n - 1
+        self.band_shift = bytes(b_shift)
+        self.band_width = width
+        self.band_tab = b_tab
+        self.band_states = 3**n
+        self.band_sum = b""
+        self.trained = False
+        kv = int(self.king_value)
+        self.coef = [SCALE * w for w in (MAN_VALUE, kv, 1, 1, 4, 6, -3, 1, 1)]
+        self.pat = [0] * (PATTERN_STATES * len(shifts))
+
+    def use_weights(self, coef: list[int], patterns: list[int]) -> None:
+        """Score by trained weights (:mod:`dama.weights`) from now on: the terms above times the
+        coefficients ``coef``, plus the values ``patterns`` of the windows' local patterns (all
+        in 1/:data:`SCALE` centi-men)."""
+        if len(coef) != N_TERMS or len(patterns) != PATTERN_STATES * self.n_win:
+            raise ValueError(
+                f"weights do not fit this board: {len(coef)} terms and {len(patterns)} pattern "
+                f"values, not {N_TERMS} and {PATTERN_STATES * self.n_win}"
+            )
+        self.coef = list(coef)
+        self.pat = list(patterns)
+        self.band_sum = self._band_sums()
+        self.trained = True
+
+    def _band_sums(self) -> bytes:
+        """For each band and each pattern of its squares, the sum of its windows' values."""
+        g = geometry(int(self.size))
+        n = int(self.size)
+        states = 3**n
+        out = bytearray()
+        for r in range(n - 1):
+            sqs = sorted(
+                (sq for sq in range(1, g.squares + 1) if g.row_col(sq)[0] in (r, r + 1)),
+                key=lambda sq: g.bit_of[sq],
+            )
+            digit = {sq: [(c // 3**k) % 3 for c in range(states)] for k, sq in enumerate(sqs)}
+            total = [0] * states
+            for i, wsq in enumerate(self.win_squares):
+                if g.row_col(wsq[0])[0] not in (r, r + 1) or g.row_col(wsq[3])[0] not in (r, r + 1):
+                    continue
+                vals = self.pat[PATTERN_STATES * i : PATTERN_STATES * (i + 1)]
+                d0, d1, d2, d3 = (digit[sq] for sq in wsq)
+                total = [
+                    t + vals[a + 3 * b + 9 * c + 27 * d]
+                    for t, a, b, c, d in zip(total, d0, d1, d2, d3, strict=True)
+                ]
+            for t in total:
+                v = t + BAND_OFFSET
+                if not 0 <= v < 1 << 24:
+                    raise ValueError("a band's pattern values do not fit in three bytes")
+                out += bytes((v & 255, (v >> 8) & 255, v >> 16))
+        return bytes(out)
 
     def evaluate(self, white: i64, black: i64, kings: i64, turn: bool) -> i64:
         """The score of a position from the side to move's view (see the module docstring)."""
+        score = self.score(white, black, kings, None)
+        return score if turn else -score
+
+    def features(self, white: i64, black: i64, kings: i64) -> list[int]:
+        """What the trained evaluation sums, for the training tool (``tools/train_eval.py``):
+        ``[fixed, t0 .. t8, p0 .. p(n_win - 1)]``: ``fixed`` is 1 where an endgame rule fixes
+        the score whatever the weights (below), the terms ``t`` from White's view (the named terms
+        of the module docstring, in :data:`TERMS` order), then the index of each window's pattern
+        in :attr:`pat`."""
+        out = [0] * (1 + N_TERMS + self.n_win)
+        self.score(white, black, kings, out)
+        return out
+
+    def score(self, white: i64, black: i64, kings: i64, out: list[int] | None) -> i64:
+        """The score from White's view; the terms are written to ``out`` when it is given
+        (:meth:`features`)."""
         wm = white & ~kings
         bm = black & ~kings
         wk = white & kings
@@ -169,15 +344,14 @@ class Evaluator:
         n_wk = popcount(wk)
         n_bk = popcount(bk)
         kv = self.king_value
-        mat_w = n_wm * MAN_VALUE + n_wk * kv
-        mat_b = n_bm * MAN_VALUE + n_bk * kv
-        score = mat_w - mat_b
+        mat = n_wm * MAN_VALUE + n_wk * kv - (n_bm * MAN_VALUE + n_bk * kv)
         men = n_wm + n_bm
         pieces = men + n_wk + n_bk
         mt = self.men_total
         # trading when ahead: up to +20 % of the lead as the board empties
-        if score:
-            score += _div(score * (mt - pieces), 5 * mt)
+        trade: i64 = 0
+        if mat:
+            trade = _div(mat * (mt - pieces), 5 * mt)
         # advancement, stronger as men come off
         a = (
             popcount(wm & self.adv_w0)
@@ -188,22 +362,24 @@ class Evaluator:
             + ((popcount(wm & self.adv_w4) - popcount(bm & self.adv_b4)) * 16)
             + ((popcount(wm & self.adv_w5) - popcount(bm & self.adv_b5)) * 32)
         )
-        score += _div(a * (2 * mt - men), mt)
+        adv = _div(a * (2 * mt - men), mt)
         # centre
         centre = self.centre
-        score += 4 * (popcount(wm & centre) - popcount(bm & centre))
+        cen = popcount(wm & centre) - popcount(bm & centre)
         # back-rank guard while the opponent has no king
+        back: i64 = 0
         if not n_bk:
-            score += 6 * popcount(wm & self.back_w)
+            back += popcount(wm & self.back_w)
         if not n_wk:
-            score -= 6 * popcount(bm & self.back_b)
+            back -= popcount(bm & self.back_b)
         # locked men: cannot step forward
         occ = white | black
         empty = self.valid & ~occ
         w_free = ((empty << self.s_ul) | (empty << self.s_ur)) & wm
         b_free = ((empty >> self.s_dl) | (empty >> self.s_dr)) & bm
-        score -= 3 * (popcount(wm ^ w_free) - popcount(bm ^ b_free))
+        locked = popcount(wm ^ w_free) - popcount(bm ^ b_free)
         # runaway men
+        run: i64 = 0
         runaway = (kv - MAN_VALUE) * 3 // 4
         if not n_bk:
             x = wm & self.zone_w
@@ -212,7 +388,7 @@ class Evaluator:
                 x ^= low
                 b = popcount(low - 1)
                 if not black & self.cone_w[b]:
-                    score += runaway - 12 * self.dist_w[b]
+                    run += runaway - 12 * self.dist_w[b]
         if not n_wk:
             x = bm & self.zone_b
             while x:
@@ -220,8 +396,9 @@ class Evaluator:
                 x ^= low
                 b = popcount(low - 1)
                 if not white & self.cone_b[b]:
-                    score -= runaway - 12 * self.dist_b[b]
+                    run -= runaway - 12 * self.dist_b[b]
         # kings: mobility, trapped kings, the main diagonal
+        kterm: i64 = 0
         if n_wk or n_bk:
             kk = wk | bk
             diag = self.diagonal
@@ -239,9 +416,78 @@ class Evaluator:
                     mob += j
                 v = 2 * mob - (30 if mob == 0 else 0) + (12 if low & diag else 0)
                 if low & white:
-                    score += v
+                    kterm += v
                 else:
-                    score -= v
+                    kterm -= v
+        if out is not None:
+            out[1] = n_wm - n_bm
+            out[2] = n_wk - n_bk
+            out[3] = trade
+            out[4] = adv
+            out[5] = cen
+            out[6] = back
+            out[7] = locked
+            out[8] = run
+            out[9] = kterm
+        score: i64
+        if self.trained or out is not None:
+            c = self.coef
+            s = (
+                c[0] * (n_wm - n_bm)
+                + c[1] * (n_wk - n_bk)
+                + c[2] * trade
+                + c[3] * adv
+                + c[4] * cen
+                + c[5] * back
+                + c[6] * locked
+                + c[7] * run
+                + c[8] * kterm
+            )
+            if out is not None:
+                # the local patterns: each window's squares gathered by a shift and a mask, their
+                # pattern numbered in base 3 (empty 0, White 1, Black 2) by the window's table
+                tab = self.win_tab
+                shifts = self.win_shift
+                masks = self.win_mask
+                pat = self.pat
+                i: i64 = 0
+                base: i64 = 0
+                at: i64 = 0
+                nw = self.n_win
+                while i < nw:
+                    sh: i64 = shifts[i]
+                    m: i64 = masks[i]
+                    idx = at + tab[base + ((white >> sh) & m)] + 2 * tab[base + ((black >> sh) & m)]
+                    out[1 + N_TERMS + i] = idx
+                    s += pat[idx]
+                    i += 1
+                    base += 256
+                    at += PATTERN_STATES
+            else:
+                # the same sums a band of two rows at a time (all its windows in one lookup)
+                bshift = self.band_shift
+                btab = self.band_tab
+                bsum = self.band_sum
+                width2: i64 = self.band_width
+                m2: i64 = (1 << width2) - 1
+                step3: i64 = 3 * self.band_states
+                r: i64 = 0
+                a0: i64 = 0
+                j0: i64 = 0
+                nb = self.n_band
+                while r < nb:
+                    sh2: i64 = bshift[r]
+                    cfg: i64 = (
+                        btab[a0 + ((white >> sh2) & m2)] + 2 * btab[a0 + ((black >> sh2) & m2)]
+                    )
+                    j3 = j0 + 3 * cfg
+                    s += (bsum[j3] | (bsum[j3 + 1] << 8) | (bsum[j3 + 2] << 16)) - BAND_OFFSET
+                    r += 1
+                    a0 += 1 << width2
+                    j0 += step3
+            score = _div(s, SCALE)
+        else:
+            score = mat + trade + adv + 4 * cen + 6 * back - 3 * locked + run + kterm
         # endgames the counts make draws: two kings (or a king and a man) cannot catch a lone king
         if pieces <= 5 and (n_bm + n_bk == 1 or n_wm + n_wk == 1):
             strong_men: i64 = -1
@@ -252,10 +498,14 @@ class Evaluator:
             elif n_wm + n_wk == 1 and n_wk == 1:
                 strong_men, strong_kings, lone = n_bm, n_bk, wk
             if (strong_men == 0 and strong_kings <= 2) or (strong_men == 1 and strong_kings == 1):
+                if out is not None:
+                    out[0] = 1
                 return 0
             elif strong_men == 0 and strong_kings == 3 and lone & self.diagonal:
+                if out is not None:
+                    out[0] = 1
                 score = _div(score, 4)
-        return score if turn else -score
+        return score
 
 
 def _div(a: i64, b: i64) -> i64:
@@ -265,8 +515,21 @@ def _div(a: i64, b: i64) -> i64:
 
 @cache
 def evaluator(variant: Variant) -> Evaluator:
-    """The shared :class:`Evaluator` of ``variant``."""
+    """The shared :class:`Evaluator` of ``variant``: trained where :data:`dama.weights.IN_PLAY`
+    says so, the hand-tuned one elsewhere."""
+    if variant.name in weights.IN_PLAY:
+        return trained_evaluator(variant)
     return Evaluator(variant)
+
+
+@cache
+def trained_evaluator(variant: Variant) -> Evaluator:
+    """An :class:`Evaluator` of ``variant`` with its shipped trained weights
+    (:class:`dama.weights.WeightsError` when it has none)."""
+    w = weights.load(variant.name)
+    ev = Evaluator(variant)
+    ev.use_weights(list(w.coef), list(w.patterns))
+    return ev
 
 
 def evaluate(board: BaseBoard) -> int:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .baseboard import BaseBoard
 from .board import Board
-from .evaluate import Evaluator
+from .evaluate import Evaluator, trained_evaluator
 from .search import LEVELS, Memory, SearchResult, best_move, search
 
 #: balanced openings (two plies, numeric routes): no capture, material kept, a depth-7 search of
@@ -79,10 +79,12 @@ _KING_EVALUATORS: dict[tuple[str, int], Evaluator] = {}
 
 @dataclass(frozen=True)
 class Player:
-    """A setting that plays: a level, or explicit limits, and optionally another king value.
+    """A setting that plays: a level, or explicit limits, and optionally another king value or
+    evaluation (``eval=hand``: the hand-tuned one, ``eval=trained``: the shipped trained weights of
+    :mod:`dama.weights`; by default the one the engine plays with).
 
     >>> Player.parse("level=3")
-    Player(level=3, depth=None, seconds=None, nodes=None, king=None)
+    Player(level=3, depth=None, seconds=None, nodes=None, king=None, eval=None)
     >>> Player.parse("depth=4,king=250").describe()
     'depth=4,king=250'
     """
@@ -92,20 +94,29 @@ class Player:
     seconds: float | None = None
     nodes: int | None = None
     king: int | None = None
+    eval: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> Player:
-        """Read ``key=value`` pairs separated by commas (level, depth, seconds, nodes, king)."""
+        """Read ``key=value`` pairs separated by commas (level, depth, seconds, nodes, king,
+        eval)."""
         fields: dict[str, int | float] = {}
+        evaluation: str | None = None
         for part in text.split(","):
             key, sep, value = part.strip().partition("=")
+            if key == "eval" and sep:
+                if value not in ("hand", "trained"):
+                    raise ValueError(f"bad player {text!r}: eval is hand or trained")
+                evaluation = value
+                continue
             try:
                 if not sep or key not in ("level", "depth", "seconds", "nodes", "king"):
                     raise ValueError
                 num: int | float = float(value) if key == "seconds" else int(value)
             except ValueError:
                 raise ValueError(
-                    f"bad player {text!r}: use key=value pairs of level, depth, seconds, nodes, king"
+                    f"bad player {text!r}: use key=value pairs of level, depth, seconds, nodes, "
+                    "king, eval"
                 ) from None
             if num <= 0:
                 raise ValueError(f"bad player {text!r}: {key} must be positive")
@@ -123,11 +134,12 @@ class Player:
             seconds=None if seconds is None else float(seconds),
             nodes=None if "nodes" not in fields else int(fields["nodes"]),
             king=None if "king" not in fields else int(fields["king"]),
+            eval=evaluation,
         )
 
     def describe(self) -> str:
         parts = []
-        for key in ("level", "depth", "seconds", "nodes", "king"):
+        for key in ("level", "depth", "seconds", "nodes", "king", "eval"):
             val = getattr(self, key)
             if val is not None:
                 parts.append(f"{key}={val}")
@@ -137,7 +149,7 @@ class Player:
         """This player, given ``seconds`` a move when it has no level or limit of its own."""
         if seconds is None or self.level or self.depth or self.seconds or self.nodes:
             return self
-        return Player(None, None, seconds, None, self.king)
+        return Player(None, None, seconds, None, self.king, self.eval)
 
     def choose(
         self,
@@ -146,7 +158,16 @@ class Player:
         memory: Memory | None = None,
     ) -> SearchResult:
         ev = None
-        if self.king is not None:
+        if self.eval is not None and self.king is not None:
+            raise ValueError("a player sets either its king value or its evaluation")
+        if self.eval == "trained":
+            ev = trained_evaluator(board.variant)
+        elif self.eval == "hand":
+            key = (board.variant.name, 0)
+            ev = _KING_EVALUATORS.get(key)
+            if ev is None:
+                ev = _KING_EVALUATORS[key] = Evaluator(board.variant)
+        elif self.king is not None:
             key = (board.variant.name, self.king)
             ev = _KING_EVALUATORS.get(key)
             if ev is None:

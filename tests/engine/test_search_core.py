@@ -20,6 +20,7 @@ import pytest
 import dama
 from dama import Board
 from dama._core import core
+from dama.evaluate import Evaluator, trained_evaluator
 from dama.match import OPENINGS, opening_board
 from dama.search import MATE_BOUND, Memory, Searcher, search
 from dama.variants import find_variant
@@ -38,9 +39,10 @@ AGREE = [
 ]
 
 
-def _agree_line(variant: str, fen: str, depth: int) -> dict[str, object]:
+def _agree_line(variant: str, fen: str, depth: int, trained: bool = False) -> dict[str, object]:
     b = Board(variant, fen) if fen else Board(variant)
-    r = search(b, depth=depth, seed=3)
+    ev = trained_evaluator(find_variant(variant)) if trained else Evaluator(find_variant(variant))
+    r = search(b, depth=depth, seed=3, _evaluator=ev)
     return {
         "move": r.move.route_str(),
         "score": r.score,
@@ -51,12 +53,13 @@ def _agree_line(variant: str, fen: str, depth: int) -> dict[str, object]:
 
 
 def _results() -> list[dict[str, object]]:
-    return [_agree_line(v, f, d) for v, f, d in AGREE]
+    """Each position with the hand-tuned and with the trained evaluation (dama/weights)."""
+    return [_agree_line(v, f, d, trained) for v, f, d in AGREE for trained in (False, True)]
 
 
 def test_compiled_and_pure_search_the_same_tree() -> None:
-    """The same positions searched to a fixed depth here and in a child process running the other
-    build (pure Python when this one is compiled, and the compiled one, where it is built, when
+    """The same positions searched to a fixed depth, with each evaluation, here and in a child
+    process running the other build (pure Python when this one is compiled, and the compiled one, where it is built, when
     this one is pure): the same move, score, principal variation and node count."""
     env = {**os.environ}
     if dama.COMPILED:
