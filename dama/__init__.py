@@ -28,8 +28,9 @@ from .notation import example_moves, parse_square, square_name
 from .variants import VARIANT_NAMES, VARIANTS, Variant, find_variant
 
 #: the package; stored with every game analysis, so that a new search (0.2.0: the search on typed
-#: data) has the analyses made before it redone by the beat (analysis.redo_stale)
-__version__ = "0.2.0"
+#: data; 0.3.0: the trained evaluation in Czech) has the analyses made before it redone by the
+#: beat (analysis.redo_stale)
+__version__ = "0.3.0"
 #: bumped whenever move generation or the solver changes results; stored with every proof
 ENGINE_VERSION = "dama-0.1.0"
 

@@ -3,7 +3,9 @@ move" exercise (the strategy courses and the strategy exam level).
 
 Each candidate is played and the position after it searched to ``depth - 1`` plies with
 :func:`dama.search.search` (a depth limit only, no time and no seed: the same verdict on every
-machine); its score is the negated score of that search, in centi-men from the mover's view. The
+machine), always with the hand-tuned evaluation (:class:`dama.evaluate.Evaluator` without trained
+weights): the exercises were checked with it, so a new evaluation in play (issue 52) does not move
+their verdicts; its score is the negated score of that search, in centi-men from the mover's view. The
 **margin** of an exercise is the answer's score less the best score of the other candidates: the
 exercise holds while the margin is at least the threshold its file names.
 
@@ -22,9 +24,23 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from .board import Board
+from .evaluate import Evaluator
 from .search import MATE, search
+from .variants import Variant, find_variant
+
+
+@cache
+def _judge(variant: Variant) -> Evaluator:
+    return Evaluator(variant)
+
+
+def judge(board: Board) -> Evaluator:
+    """The evaluation exercises are judged with: the hand-tuned one (see the module docstring)."""
+    return _judge(find_variant(board.variant))
+
 
 #: a score beyond this is a won or lost game; margins are capped here so that "wins" against
 #: "draws" reads as a large number rather than a mate distance
@@ -44,11 +60,10 @@ def move_score(board: Board, text: str, depth: int) -> int:
     child.push(child.parse_move(text))
     if not child.legal_moves:  # the opponent has no move: the game is won
         return CAP
+    ev = judge(child)
     if depth == 1:
-        from .evaluate import evaluate
-
-        return _capped(-evaluate(child))
-    result = search(child, depth=depth - 1)
+        return _capped(-int(ev.evaluate(*child.key())))
+    result = search(child, depth=depth - 1, _evaluator=ev)
     score = -result.score
     if abs(score) > MATE - 1000:
         return CAP if score > 0 else -CAP

@@ -37,6 +37,7 @@ from typing import Any
 
 from dama._loader import COMPILED, build_info
 from dama.board import Board
+from dama.match import GameRecord
 
 PY_DRAUGHTS_VERSION = "1.10.1"
 #: the project's root (this file is tools/bench.py)
@@ -638,6 +639,169 @@ def previous_section(ctx: BenchContext) -> list[Row]:
     return rows
 
 
+# -- the evaluation: trained weights against the hand-tuned terms (issue 52) -----------------------
+EVAL_NODES = 40_000
+EVAL_SECONDS = 0.1
+EVAL_GAMES = 48
+QUICK_EVAL_GAMES = 2
+
+
+def evaluation_section(ctx: BenchContext) -> list[Row]:
+    """The trained evaluation (:mod:`dama.weights`) against the hand-tuned one, both in the same
+    search, in one run: search nodes/s on the openings with the same node limit, then games at
+    equal time a move from the balanced openings, colours swapped (keep a change at >= 60 %)."""
+    from dama.evaluate import Evaluator, trained_evaluator
+    from dama.match import OPENINGS, Player, opening_board, play_match
+    from dama.search import search
+    from dama.variants import find_variant
+
+    rows: list[Row] = []
+    limit = QUICK_PREV_NODES if ctx.quick else EVAL_NODES
+    games = QUICK_EVAL_GAMES if ctx.quick else EVAL_GAMES
+    for variant in ("international", "brazilian", "czech"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        var = find_variant(variant)
+        evs = {"hand": Evaluator(var), "trained": trained_evaluator(var)}
+        boards = [opening_board(variant, o) for o in OPENINGS[variant]]
+        best: dict[str, Timing] = {}
+        for _ in range(ctx.repeat):
+            for name, ev in evs.items():
+                t0 = time.process_time()
+                n = sum(search(b, nodes=limit, _evaluator=ev).nodes for b in boards)
+                t = Timing(n, time.process_time() - t0)
+                if name not in best or t.seconds < best[name].seconds:
+                    best[name] = t
+        row = Row(
+            f"{variant} search, trained vs hand evaluation",
+            None,
+            best["trained"],
+            best["hand"],
+            f"hand-tuned evaluation, {len(boards)} openings, {limit:,} nodes each",
+            same_nodes=False,
+        )
+        ctx.out(
+            f"  ... {variant} search nodes/s: trained {best['trained'].nps:,.0f}, hand "
+            f"{best['hand'].nps:,.0f}: {row.ratio:.2f}x"
+        )
+        rows.append(row)
+        a = Player(seconds=EVAL_SECONDS, eval="trained")
+        b = Player(seconds=EVAL_SECONDS, eval="hand")
+        t0 = time.process_time()
+
+        def said(g: int, rec: GameRecord, a_white: bool, variant: str = variant) -> None:
+            won = None if rec.winner is None else rec.winner == a_white
+            result = {True: "win", False: "loss", None: "draw"}[won]
+            ctx.out(f"  ... {variant} game {g + 1}, trained vs hand: {result} ({rec.reason})")
+
+        score = play_match(variant, a, b, games, on_game=said)
+        note = (
+            f"trained vs hand at {EVAL_SECONDS} s a move: {games} games, +{score.wins} "
+            f"={score.draws} -{score.losses}, {score.percent:.1f} % of the points (keep >= 60 %)"
+        )
+        ctx.out(f"  {variant}: {note}")
+        rows.append(
+            Row(
+                f"{variant} games, trained vs hand",
+                None,
+                Timing(games, time.process_time() - t0),
+                note=note,
+            )
+        )
+    return rows
+
+
+# -- depth in a second, and level 8 on a busy machine (issue 52) -------------------------------------
+DEPTH_SECONDS = 1.0
+BUSY_GAMES = 10
+BUSY_MOVES = 12
+
+
+def depth_section(ctx: BenchContext) -> list[Row]:
+    """The depth the search completes in 1 s (wall clock) on each balanced opening."""
+    from dama.match import OPENINGS, opening_board
+    from dama.search import search
+
+    rows: list[Row] = []
+    for variant in ("international", "brazilian", "czech"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        depths: list[int] = []
+        nodes = 0
+        t0 = time.process_time()
+        for o in OPENINGS[variant][: 3 if ctx.quick else None]:
+            r = search(opening_board(variant, o), seconds=DEPTH_SECONDS)
+            depths.append(r.depth)
+            nodes += r.nodes
+        note = (
+            f"depth completed in {DEPTH_SECONDS} s on {len(depths)} openings: min {min(depths)}, "
+            f"median {sorted(depths)[len(depths) // 2]}, max {max(depths)} (target 14)"
+        )
+        ctx.out(f"  {variant}: {note}")
+        rows.append(
+            Row(f"{variant} depth in 1 s", None, Timing(nodes, time.process_time() - t0), note=note)
+        )
+    return rows
+
+
+def _busy_game(job: tuple[str, int, int]) -> list[float]:
+    """A game of level 8 against itself for ``moves`` moves: each move's wall-clock seconds."""
+    from dama.match import OPENINGS, opening_board
+    from dama.search import Memory, best_move
+
+    variant, g, moves = job
+    b = opening_board(variant, OPENINGS[variant][g % len(OPENINGS[variant])])
+    memories = {True: Memory(), False: Memory()}
+    times: list[float] = []
+    for _ in range(moves):
+        if b.outcome() is not None:
+            break
+        t0 = time.perf_counter()
+        r = best_move(b, 8, g + b.ply, memories[b.turn])
+        times.append(time.perf_counter() - t0)
+        b.push(r.move)
+    return times
+
+
+def busy_section(ctx: BenchContext) -> list[Row]:
+    """Level 8's move on a busy machine: 10 games of level 8 at once, one process each (more
+    than the cores), each move's wall-clock time (target: within 2 s)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    rows: list[Row] = []
+    games = 3 if ctx.quick else BUSY_GAMES
+    moves = 2 if ctx.quick else BUSY_MOVES
+    for variant in ("international", "brazilian", "czech"):
+        if ctx.variants and variant not in ctx.variants:
+            continue
+        t0 = time.perf_counter()
+        with ProcessPoolExecutor(games) as pool:
+            times = sorted(
+                t
+                for ts in pool.map(_busy_game, [(variant, g, moves) for g in range(games)])
+                for t in ts
+            )
+        wall = time.perf_counter() - t0
+
+        def pct(q: float, times: list[float] = times) -> float:
+            return times[min(len(times) - 1, int(q * len(times)))]
+
+        note = (
+            f"level 8, {games} games at once on {os.cpu_count()} cores: {len(times)} moves, wall "
+            f"p50 {pct(0.5):.2f} s, p95 {pct(0.95):.2f} s, max {times[-1]:.2f} s (target <= 2 s)"
+        )
+        ctx.out(f"  {variant}: {note}")
+        rows.append(
+            Row(
+                f"{variant} level 8, {games} games at once",
+                None,
+                Timing(len(times), wall),
+                note=note,
+            )
+        )
+    return rows
+
+
 # -- both builds: the compiled engine against pure Python, in one run ------------------------------
 BUILD_PERFT_DEPTHS = {"international": 7, "brazilian": 8, "czech": 8}
 QUICK_BUILD_PERFT_DEPTHS = {"international": 5, "brazilian": 6, "czech": 6}
@@ -855,6 +1019,13 @@ SECTIONS: list[Section] = [
     Section(
         "previous", "playing engine: the search against its previous version", previous_section
     ),
+    Section(
+        "evaluation",
+        "playing engine: the trained evaluation against the hand-tuned one",
+        evaluation_section,
+    ),
+    Section("depth", "playing engine: the depth completed in a second", depth_section),
+    Section("busy", "playing engine: level 8 with ten games at once", busy_section),
     Section("builds", "both builds: the compiled engine against pure Python", builds_section),
 ]
 
