@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -581,14 +582,13 @@ def previous_section(ctx: BenchContext) -> list[Row]:
         if ctx.variants and variant not in ctx.variants:
             continue
         boards = [opening_board(variant, o) for o in OPENINGS[variant]]
-        best: dict[str, Timing] = {}
-        for _ in range(ctx.repeat):
-            for name, mod in (("previous", old), ("new", new)):
-                t0 = time.process_time()
-                n = sum(mod.search(b, nodes=limit).nodes for b in boards)
-                t = Timing(n, time.process_time() - t0)
-                if name not in best or t.seconds < best[name].seconds:
-                    best[name] = t
+        best = _fastest(
+            ctx,
+            {
+                "previous": partial(_nodes, old.search, boards, limit),
+                "new": partial(_nodes, new.search, boards, limit),
+            },
+        )
         row = Row(
             f"{variant} search vs previous",
             None,
@@ -627,16 +627,35 @@ def previous_section(ctx: BenchContext) -> list[Row]:
             f"-{losses}, {pct:.1f} % of the points (keep >= 60 %); nodes searched: new "
             f"{n_new:,}, previous {n_old:,}"
         )
-        ctx.out(f"  {variant}: {note}")
-        rows.append(
-            Row(
-                f"{variant} games vs previous",
-                None,
-                Timing(n_new, time.process_time() - t0),
-                note=note,
-            )
-        )
+        rows.append(_games_row(ctx, variant, "games vs previous", note, n_new, t0))
     return rows
+
+
+def _nodes(search: Callable[..., Any], boards: list[Board], limit: int, **kw: Any) -> int:
+    """The nodes of ``search`` on each board with ``limit`` nodes, summed."""
+    return sum(search(b, nodes=limit, **kw).nodes for b in boards)
+
+
+def _fastest(ctx: BenchContext, jobs: dict[str, Callable[[], int]]) -> dict[str, Timing]:
+    """Each job (counting nodes) run ``ctx.repeat`` times, alternating: its fastest run, in CPU
+    seconds."""
+    best: dict[str, Timing] = {}
+    for _ in range(ctx.repeat):
+        for name, job in jobs.items():
+            t0 = time.process_time()
+            t = Timing(job(), time.process_time() - t0)
+            if name not in best or t.seconds < best[name].seconds:
+                best[name] = t
+    return best
+
+
+def _games_row(
+    ctx: BenchContext, variant: str, label: str, note: str, count: int, t0: float
+) -> Row:
+    """A match's row: its score in the note (printed too), ``count`` and the CPU time since
+    ``t0`` as its timing."""
+    ctx.out(f"  {variant}: {note}")
+    return Row(f"{variant} {label}", None, Timing(count, time.process_time() - t0), note=note)
 
 
 # -- the evaluation: trained weights against the hand-tuned terms (issue 52) -----------------------
@@ -664,14 +683,13 @@ def evaluation_section(ctx: BenchContext) -> list[Row]:
         var = find_variant(variant)
         evs = {"hand": Evaluator(var), "trained": trained_evaluator(var)}
         boards = [opening_board(variant, o) for o in OPENINGS[variant]]
-        best: dict[str, Timing] = {}
-        for _ in range(ctx.repeat):
-            for name, ev in evs.items():
-                t0 = time.process_time()
-                n = sum(search(b, nodes=limit, _evaluator=ev).nodes for b in boards)
-                t = Timing(n, time.process_time() - t0)
-                if name not in best or t.seconds < best[name].seconds:
-                    best[name] = t
+        best = _fastest(
+            ctx,
+            {
+                name: partial(_nodes, search, boards, limit, _evaluator=ev)
+                for name, ev in evs.items()
+            },
+        )
         row = Row(
             f"{variant} search, trained vs hand evaluation",
             None,
@@ -699,15 +717,7 @@ def evaluation_section(ctx: BenchContext) -> list[Row]:
             f"trained vs hand at {EVAL_SECONDS} s a move: {games} games, +{score.wins} "
             f"={score.draws} -{score.losses}, {score.percent:.1f} % of the points (keep >= 60 %)"
         )
-        ctx.out(f"  {variant}: {note}")
-        rows.append(
-            Row(
-                f"{variant} games, trained vs hand",
-                None,
-                Timing(games, time.process_time() - t0),
-                note=note,
-            )
-        )
+        rows.append(_games_row(ctx, variant, "games, trained vs hand", note, games, t0))
     return rows
 
 
