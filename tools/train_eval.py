@@ -35,7 +35,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +96,17 @@ def play(job: tuple[str, int, int, list[int] | None, list[int] | None]) -> Game:
         r = search(b, nodes=nodes, seed=seed * 1000 + b.ply, _evaluator=ev, memory=memories[b.turn])
         b.push(r.move)
     return Game(positions, result)
+
+
+def _played(jobs: list[Any], processes: int | None) -> Iterator[Game]:
+    """The games of ``jobs``, in order: in this process with ``--processes 1`` (no fork: a caller
+    with threads of its own, such as a test runner's worker, cannot fork safely), else in a pool
+    of processes."""
+    if processes == 1:
+        yield from map(play, jobs)
+        return
+    with ProcessPoolExecutor(processes) as pool:
+        yield from pool.map(play, jobs, chunksize=4)
 
 
 def mirror_bits(width: int) -> Any:
@@ -269,14 +280,13 @@ def train(args: argparse.Namespace, out: Any = print) -> weights_mod.Weights:
             out(f"  generation {gen}: {len(games)} games read from {cached}")
         else:
             games = []
-            with ProcessPoolExecutor(args.processes) as pool:
-                for i, game in enumerate(pool.map(play, jobs, chunksize=4)):
-                    games.append(game)
-                    if (i + 1) % max(1, args.games // 10) == 0:
-                        out(
-                            f"  generation {gen}: {i + 1}/{args.games} games "
-                            f"({time.monotonic() - t0:.0f} s)"
-                        )
+            for i, game in enumerate(_played(jobs, args.processes)):
+                games.append(game)
+                if (i + 1) % max(1, args.games // 10) == 0:
+                    out(
+                        f"  generation {gen}: {i + 1}/{args.games} games "
+                        f"({time.monotonic() - t0:.0f} s)"
+                    )
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 cached.write_text(json.dumps([[g.positions, g.result] for g in games]))
