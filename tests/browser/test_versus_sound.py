@@ -79,7 +79,10 @@ def test_the_sound_is_one_choice_for_the_site_and_sounds_the_opponents_moves_as_
         # Anna turns the sound on on a game against the computer...
         a.goto(f"{server}/play/czech/?level=1")
         a.get_by_test_id("start").click()
+        # the game's page, set up (a click on the settings page's button as it goes is lost)
+        check(a.locator("#game")).to_have_attribute("data-state", "player")
         sound = a.get_by_role("button", name="Sound")
+        check(sound).to_have_attribute("data-ready", "1")
         check(sound).to_have_attribute("aria-pressed", "false")
         sound.click()
         check(sound).to_have_attribute("aria-pressed", "true")

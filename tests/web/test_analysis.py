@@ -85,9 +85,12 @@ def test_no_personal_puzzle_from_a_position_whose_solution_is_not_unique(student
 def test_moves_are_marked_by_the_evaluation_they_lost(student):
     row = analysed(finished_game(student, COOKED_FEN, COOKED_MISSED, white=False))
     marks = {m["ply"]: m for m in row.marks}
-    # two of White's moves lost evaluation, both blunders: 19-15 (after it Black wins by force,
-    # as a search of 3,000,000 nodes finds: 11x18) and 30x23
-    assert marks[1]["side"] == "white" and marks[1]["kind"] == "blunder"
+    # two of White's moves lost evaluation: 19-15 (after it Black wins by force, as a search of
+    # 3,000,000 nodes finds: 11x18; the analysis's budget does not see that far, so how much it
+    # loses is the evaluation's say: more than a man and a half, a mistake with the trained
+    # Czech evaluation, a blunder with the hand-tuned one) and 30x23, a blunder
+    assert marks[1]["side"] == "white" and marks[1]["kind"] in ("mistake", "blunder")
+    assert marks[1]["drop"] >= 150
     assert marks[5]["kind"] == "blunder" and marks[5]["best"] == row.evaluations[5]["best"]
     e1, e2 = row.evaluations[1]["eval"], row.evaluations[2]["eval"]
     assert marks[1]["drop"] == e1 - e2  # White's view: what White's move lost
