@@ -43,7 +43,7 @@ are read; a test holds the two sums equal). The endgame rules above stay as they
 >>> from dama import Board
 >>> evaluate(Board("czech"))
 0
->>> evaluate(Board("czech", "W:W21,22:B1")) > 100
+>>> evaluate(Board("czech", "W:W21,22,23:B1")) > 100
 True
 """
 
